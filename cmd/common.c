@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "cmd/elfplt.h"
+#include "config.h"
+
+int ep_global_option(struct ep_global *g, int c, const char *arg)
+{
+	switch (c) {
+	case 0x100:
+		if (strcmp(arg, "text") == 0)
+			g->format = EP_FORMAT_TEXT;
+		else if (strcmp(arg, "json") == 0)
+			g->format = EP_FORMAT_JSON;
+		else {
+			ep_usage_error(g->cmd, "--format takes text or json, not '%s'", arg);
+			return -1;
+		}
+		return 1;
+	case 0x101:
+		g->format = EP_FORMAT_JSON;
+		return 1;
+	case 'o':
+		g->output = arg;
+		return 1;
+	}
+	return 0;
+}
+
+int ep_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("elfplt: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	if (cmd)
+		fprintf(stderr, "Try 'elfplt %s --help' or 'elfplt help %s'.\n", cmd, cmd);
+	else
+		fputs("Try 'elfplt --help'.\n", stderr);
+	return EP_EXIT_USAGE;
+}
+
+int ep_bad_option(const char *cmd)
+{
+	fprintf(stderr, "Try 'elfplt %s --help' or 'elfplt help %s'.\n", cmd, cmd);
+	return EP_EXIT_USAGE;
+}
+
+int ep_output_open(struct ep_global *g)
+{
+	if (!g->output || strcmp(g->output, "-") == 0) {
+		g->out = stdout;
+		return 0;
+	}
+	g->out = fopen(g->output, "w");
+	if (!g->out)
+		return ep_usage_error(g->cmd, "cannot write %s: %s", g->output, strerror(errno));
+	return 0;
+}
+
+int ep_output_close(struct ep_global *g)
+{
+	const char *name = g->out == stdout ? "standard output" : g->output;
+	int bad;
+
+	if (!g->out)
+		return 0;
+	bad = fflush(g->out) != 0 || ferror(g->out);
+	if (g->out != stdout)
+		bad |= fclose(g->out) != 0;
+	g->out = NULL;
+	if (bad) {
+		fprintf(stderr, "elfplt: error writing %s: %s\n", name, strerror(errno));
+		return EP_EXIT_FAILED;
+	}
+	return 0;
+}
+
+int ep_show_man(const char *cmd)
+{
+	char page[64], local[4096];
+	struct stat st;
+
+	snprintf(page, sizeof(page), cmd ? "elfplt-%s" : "elfplt", cmd);
+	/* Uninstalled, from the build tree: read the page we just built. */
+	snprintf(local, sizeof(local), "%s/man/%s.1", ELFPLT_BUILDDIR, page);
+	fflush(stdout);
+	if (stat(local, &st) == 0)
+		execlp("man", "man", "-l", local, (char *)NULL);
+	else
+		execlp("man", "man", page, (char *)NULL);
+	fprintf(stderr, "elfplt: cannot run man to show %s(1): %s\n", page, strerror(errno));
+	return EP_EXIT_FAILED;
+}
+
+int ep_for_each_image(const char *const *paths, size_t n, bool populate, ep_image_fn fn,
+		      ep_error_fn on_error, void *ctx)
+{
+	struct ep_pathlist pl = { 0 };
+	struct ep_error err = { 0 };
+	int status = EP_EXIT_OK;
+	size_t i;
+
+	if (ep_pathlist_expand(&pl, paths, n, &err)) {
+		fprintf(stderr, "elfplt: %s\n", err.message);
+		ep_pathlist_free(&pl);
+		return EP_EXIT_FAILED;
+	}
+	for (i = 0; i < pl.count; i++) {
+		struct ep_blob blob;
+		struct ep_image img;
+		int rc;
+
+		rc = ep_blob_open(&blob, pl.paths[i], populate, &err);
+		if (rc == 0) {
+			rc = ep_image_open(&img, pl.paths[i], blob.bytes, blob.size, &err);
+			if (rc == 0) {
+				rc = fn(&img, &blob, ctx, &err);
+				ep_image_close(&img);
+			} else if (pl.walked[i] && err.code == EP_ENOTELF) {
+				ep_blob_close(&blob);
+				continue;	/* a compressed non-ELF file in a tree */
+			}
+		} else if (pl.walked[i] && err.code == EP_ENOTELF) {
+			continue;
+		}
+		ep_blob_close(&blob);
+		if (rc) {
+			fprintf(stderr, "elfplt: %s\n", err.message);
+			on_error(pl.paths[i], &err, ctx);
+			status = EP_EXIT_FAILED;
+		}
+	}
+	ep_pathlist_free(&pl);
+	return status;
+}
+
+const char *ep_default_modules_dir(const char *cmd, char *buf, size_t size)
+{
+	struct utsname u;
+	struct stat st;
+
+	if (uname(&u) != 0)
+		return NULL;
+	snprintf(buf, size, "/lib/modules/%s", u.release);
+	if (stat(buf, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		ep_usage_error(cmd,
+			       "no PATH given and %s does not exist; name a module, object or "
+			       "directory, e.g. 'elfplt %s foo.ko'",
+			       buf, cmd);
+		return NULL;
+	}
+	fprintf(stderr, "elfplt: no PATH given: analysing the running kernel's modules in %s\n",
+		buf);
+	return buf;
+}

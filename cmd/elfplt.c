@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * elfplt: the dispatcher.  Global options, then a command from the table; a
+ * command is one line here and one cmd/<name>.c file, as in kmod and git.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/elfplt.h"
+#include "config.h"
+
+static const struct ep_cmd *const commands[] = {
+	&ep_cmd_stats,
+};
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static const struct ep_cmd *find_command(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NCOMMANDS; i++)
+		if (strcmp(commands[i]->name, name) == 0)
+			return commands[i];
+	return NULL;
+}
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fputs("usage: elfplt [--version] [--help] [--format=text|json] [-o FILE] <command> "
+	      "[options] [PATH...]\n\ncommands:\n",
+	      f);
+	for (i = 0; i < NCOMMANDS; i++)
+		if (!commands[i]->hidden)
+			fprintf(f, "  %-8s %s\n", commands[i]->name, commands[i]->help);
+	fputs("  help     show a command's manual page: elfplt help <command>\n\n"
+	      "global options (also accepted after the command):\n"
+	      "  --format=text|json  output for people (default) or machines\n"
+	      "  --json              same as --format=json\n"
+	      "  -o, --output FILE   write the report to FILE instead of standard output\n",
+	      f);
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	if (argc < 2)
+		return ep_show_man(NULL);
+	if (!find_command(argv[1]))
+		return ep_usage_error(NULL, "'%s' is not an elfplt command", argv[1]);
+	return ep_show_man(argv[1]);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "version", no_argument, NULL, 'V' },
+		EP_GLOBAL_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct ep_global g = { .format = EP_FORMAT_TEXT };
+	const struct ep_cmd *cmd;
+	int c, rc;
+
+	/* "+": stop at the command name so its own options reach it. */
+	while ((c = getopt_long(argc, argv, "+" EP_GLOBAL_SHORTOPTS "V", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'V':
+			printf("elfplt %s\n", PACKAGE_VERSION);
+			return EP_EXIT_OK;
+		case 'h':
+			usage(stdout);
+			return EP_EXIT_OK;
+		case '?':
+			return ep_usage_error(NULL, "unknown option");
+		default:
+			if (ep_global_option(&g, c, optarg) < 0)
+				return EP_EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		usage(stderr);
+		return EP_EXIT_USAGE;
+	}
+	if (strcmp(argv[optind], "help") == 0)
+		return cmd_help(argc - optind, argv + optind);
+	cmd = find_command(argv[optind]);
+	if (!cmd)
+		return ep_usage_error(NULL, "'%s' is not an elfplt command", argv[optind]);
+	g.cmd = cmd->name;
+	argc -= optind;
+	argv += optind;
+	optind = 0;	/* restart getopt for the command's own options */
+	rc = cmd->fn(argc, argv, &g);
+	return rc;
+}

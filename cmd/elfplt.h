@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef ELFPLT_CMD_H
+#define ELFPLT_CMD_H
+
+/*
+ * What every subcommand shares: the command table entry, the global output
+ * options (--format=text|json, --json, -o FILE) and the loop over input
+ * files that reports a bad file and goes on with the others.
+ */
+
+#include <getopt.h>
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "lib/elf.h"
+#include "lib/input.h"
+
+/* Exit status: every input analysed; some input failed; usage error. */
+enum { EP_EXIT_OK = 0, EP_EXIT_FAILED = 1, EP_EXIT_USAGE = 2 };
+
+enum ep_format { EP_FORMAT_TEXT, EP_FORMAT_JSON };
+
+struct ep_global {
+	enum ep_format format;
+	const char *output;	/* -o FILE, or NULL for stdout */
+	FILE *out;		/* where the report goes */
+	const char *cmd;	/* running subcommand's name */
+};
+
+struct ep_cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv, struct ep_global *g);
+	const char *help;	/* one line for `elfplt --help` */
+	bool hidden;		/* internal entry points are not listed */
+};
+
+extern const struct ep_cmd ep_cmd_stats;
+extern const struct ep_cmd ep_cmd_plt;
+extern const struct ep_cmd ep_cmd_load;
+extern const struct ep_cmd ep_cmd_load_child;
+
+/* Long options every subcommand accepts; put in its option array. */
+#define EP_GLOBAL_LONGOPTS                                            \
+	{ "format", required_argument, NULL, 0x100 },                 \
+	{ "json", no_argument, NULL, 0x101 },                         \
+	{ "output", required_argument, NULL, 'o' },                   \
+	{ "help", no_argument, NULL, 'h' }
+
+/* Short options of EP_GLOBAL_LONGOPTS, to prepend to a command's own. */
+#define EP_GLOBAL_SHORTOPTS "ho:"
+
+/*
+ * Handle a global option returned by getopt_long().  Returns 1 when handled,
+ * 0 when c is not a global option, -1 after printing a usage error.
+ */
+int ep_global_option(struct ep_global *g, int c, const char *arg);
+
+/* Print "elfplt: <fmt>" and a hint line to stderr; returns EP_EXIT_USAGE. */
+int ep_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The usage error for an option getopt_long() rejected (it printed why). */
+int ep_bad_option(const char *cmd);
+
+/* Open g->out (stdout or -o FILE).  Returns 0, or EP_EXIT_USAGE after a message. */
+int ep_output_open(struct ep_global *g);
+
+/* Flush and close g->out.  Returns 0, or EP_EXIT_FAILED after a message. */
+int ep_output_close(struct ep_global *g);
+
+/* Show elfplt-<cmd>(1), or elfplt(1) when cmd is NULL.  Returns an exit status. */
+int ep_show_man(const char *cmd);
+
+/*
+ * Called for each input image that opened; return 0, or a negative
+ * ep_errcode with err filled to have the file reported as failed.
+ */
+typedef int (*ep_image_fn)(struct ep_image *img, const struct ep_blob *blob, void *ctx,
+			   struct ep_error *err);
+
+/*
+ * Called for each input that failed (to open, or in fn): the error is
+ * already printed on stderr; record it in the report.
+ */
+typedef void (*ep_error_fn)(const char *path, const struct ep_error *err, void *ctx);
+
+/*
+ * Expand paths[0..n) (see ep_pathlist_expand()), then for each file: open it
+ * (mapping it read-only, populated ahead when populate), open the image,
+ * call fn; on any error print "elfplt: MESSAGE" on stderr, call on_error and
+ * go on.  Files a directory walk found that decode to something other than
+ * ELF are passed over.  Returns EP_EXIT_OK, or EP_EXIT_FAILED when any file
+ * failed.
+ */
+int ep_for_each_image(const char *const *paths, size_t n, bool populate, ep_image_fn fn,
+		      ep_error_fn on_error, void *ctx);
+
+/*
+ * Default input when a command gets no PATH: /lib/modules/$(uname -r).
+ * Fills buf and returns it, or NULL (with a usage error printed) when that
+ * directory does not exist.
+ */
+const char *ep_default_modules_dir(const char *cmd, char *buf, size_t size);
+
+#endif

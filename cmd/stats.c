@@ -1,0 +1,481 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * elfplt stats: relocation statistics per file, and totals.
+ */
+#include "config.h"
+
+#include <elf.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/elfplt.h"
+#include "lib/reloc.h"
+#include "lib/report.h"
+#include "lib/stats.h"
+
+/* Totals of one e_machine over the run. */
+struct machine_totals {
+	unsigned int e_machine;
+	uint64_t files;
+	uint64_t relocations;
+	struct ep_type_counts types;
+};
+
+struct top_entry {
+	char *path;
+	uint64_t relocations;
+};
+
+struct stats_run {
+	struct ep_global *g;
+	json_t *doc;
+	json_t *files;
+	unsigned long top;	/* --top N; 0: every file in detail */
+	uint64_t nfiles, nfailed, relocations, reloc_sections;
+	struct ep_sizes sizes;
+	struct machine_totals *machines;
+	size_t nmachines;
+	struct top_entry *tops;
+	size_t ntops;
+	bool nomem;
+};
+
+static json_t *json_by_type(unsigned int e_machine, const struct ep_type_counts *tc)
+{
+	json_t *a = json_array();
+	struct ep_type_count *v;
+	size_t i, n;
+
+	v = ep_type_counts_sorted(tc, &n);
+	for (i = 0; i < n; i++) {
+		json_t *e = ep_json_enum(ep_reloc_type_name(e_machine, v[i].r_type), v[i].r_type);
+
+		json_object_set_new(e, "count", ep_json_u64(v[i].count));
+		json_array_append_new(a, e);
+	}
+	free(v);
+	return a;
+}
+
+static json_t *json_symbols(const uint64_t *by_class, const uint64_t *distinct)
+{
+	json_t *o = json_object();
+	int c;
+
+	for (c = 0; c < EP_SYM_NCLASS; c++)
+		json_object_set_new(o, ep_symclass_name(c), ep_json_u64(by_class[c]));
+	if (distinct)
+		json_object_set_new(o, "distinct", ep_json_u64(*distinct));
+	return o;
+}
+
+static json_t *json_section(const struct ep_image *img, const struct ep_relsec_stats *s)
+{
+	return json_pack("{s:I, s:s, s:s, s:I, s:I, s:b, s:I, s:{s:I, s:s, s:b}, s:{s:I, s:s},"
+			 " s:o, s:o}",
+			 "index", (json_int_t)s->index, "name", s->name, "kind",
+			 ep_relkind_name(s->kind), "entries", (json_int_t)s->entries,
+			 "relocations", (json_int_t)s->relocations, "dynamic", s->dynamic,
+			 "bytes", (json_int_t)s->bytes, "target", "index", (json_int_t)s->target,
+			 "name", s->target_name, "executable", s->target_exec, "symtab", "index",
+			 (json_int_t)s->symtab, "name", img->sections[s->symtab].name,
+			 "by_type", json_by_type(img->ehdr.e_machine, &s->types), "symbols",
+			 json_symbols(s->by_symclass, NULL));
+}
+
+static json_t *json_dynamic(const struct ep_file_stats *fs)
+{
+	const struct ep_dyn_stats *d = &fs->dyn;
+	json_t *o = json_object();
+	int k;
+
+	if (!fs->linked) {
+		json_decref(o);
+		return json_null();
+	}
+	for (k = 0; k < EP_DYN_NKIND; k++)
+		json_object_set_new(o, ep_dynkind_name(k), ep_json_u64(d->by_kind[k]));
+	json_object_set_new(
+		o, "relr",
+		json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "relative_in_rel",
+			  (json_int_t)d->relative_in_rel, "relative_in_rel_bytes",
+			  (json_int_t)d->relative_in_rel_bytes, "packable",
+			  (json_int_t)d->relr_packable, "packed_bytes",
+			  (json_int_t)d->relr_packed_bytes, "savings_bytes",
+			  (json_int_t)d->relr_savings_bytes, "present", (json_int_t)d->relr_present,
+			  "present_bytes", (json_int_t)d->relr_present_bytes));
+	return o;
+}
+
+static json_t *json_file(const struct ep_image *img, const struct ep_blob *blob,
+			 const struct ep_file_stats *fs)
+{
+	json_t *secs = json_array();
+	size_t i;
+
+	for (i = 0; i < fs->nsecs; i++)
+		json_array_append_new(secs, json_section(img, &fs->secs[i]));
+	return json_pack("{s:s, s:o, s:b, s:I, s:s, s:I, s:{s:I, s:I, s:o, s:o, s:o}, s:o,"
+			 " s:{s:I, s:I, s:I}}",
+			 "path", img->path, "elf", ep_json_elf(img), "kernel_module",
+			 fs->kernel_module, "file_size", (json_int_t)blob->file_size,
+			 "compression", ep_compression_name(blob->compression), "image_size",
+			 (json_int_t)blob->size, "relocations", "total",
+			 (json_int_t)fs->relocations, "sections_count", (json_int_t)fs->nsecs,
+			 "sections", secs, "by_type", json_by_type(img->ehdr.e_machine, &fs->types),
+			 "symbols", json_symbols(fs->by_symclass, &fs->distinct_symbols), "dynamic",
+			 json_dynamic(fs), "sizes", "text", (json_int_t)fs->sizes.text, "data",
+			 (json_int_t)fs->sizes.data, "bss", (json_int_t)fs->sizes.bss);
+}
+
+static const char *file_kind(const struct ep_image *img, const struct ep_file_stats *fs)
+{
+	if (fs->kernel_module)
+		return "kernel module";
+	return ep_type_label(img->ehdr.e_type);
+}
+
+static void print_types(FILE *out, unsigned int e_machine, const struct ep_type_counts *tc,
+			uint64_t total)
+{
+	static const char *const hdr[] = { "type", "value", "count", "share" };
+	struct ep_table *t = ep_table_new(4, hdr, "lrrr");
+	struct ep_type_count *v;
+	char pct[16];
+	size_t i, n;
+
+	v = ep_type_counts_sorted(tc, &n);
+	for (i = 0; t && i < n; i++) {
+		const char *name = ep_reloc_type_name(e_machine, v[i].r_type);
+
+		ep_table_row(t);
+		if (name)
+			ep_table_cell(t, "%s", name);
+		else
+			ep_table_cell(t, "unknown (%" PRIu32 ")", v[i].r_type);
+		ep_table_cell(t, "%" PRIu32, v[i].r_type);
+		ep_table_cell(t, "%" PRIu64, v[i].count);
+		ep_table_cell(t, "%s", ep_percent(pct, sizeof(pct), v[i].count, total));
+	}
+	if (t && n)
+		ep_table_print(t, out, "  ");
+	ep_table_free(t);
+	free(v);
+}
+
+static void print_file(FILE *out, const struct ep_image *img, const struct ep_file_stats *fs)
+{
+	static const char *const hdr[] = { "[Nr]", "section", "kind", "entries", "relocs",
+					   "target", "exec", "symtab" };
+	const GElf_Ehdr *eh = &img->ehdr;
+	struct ep_table *t;
+	char mbuf[32];
+	size_t i;
+	int c;
+
+	fprintf(out, "%s: ELF%d %s %s %s, %" PRIu64 " relocations in %zu sections\n", img->path,
+		eh->e_ident[EI_CLASS] == ELFCLASS32 ? 32 : 64,
+		eh->e_ident[EI_DATA] == ELFDATA2MSB ? "MSB" : "LSB",
+		ep_machine_label(eh->e_machine, mbuf, sizeof(mbuf)), file_kind(img, fs),
+		fs->relocations, fs->nsecs);
+	if (fs->nsecs) {
+		t = ep_table_new(8, hdr, "rllrrlll");
+		for (i = 0; t && i < fs->nsecs; i++) {
+			const struct ep_relsec_stats *s = &fs->secs[i];
+
+			ep_table_row(t);
+			ep_table_cell(t, "[%zu]", s->index);
+			ep_table_cell(t, "%s", s->name);
+			ep_table_cell(t, "%s", ep_relkind_name(s->kind));
+			ep_table_cell(t, "%" PRIu64, s->entries);
+			ep_table_cell(t, "%" PRIu64, s->relocations);
+			if (s->target)
+				ep_table_cell(t, "[%zu] %s", s->target, s->target_name);
+			else
+				ep_table_cell(t, "-");
+			ep_table_cell(t, "%s", s->target_exec ? "yes" : "no");
+			if (s->symtab)
+				ep_table_cell(t, "[%zu] %s", s->symtab, img->sections[s->symtab].name);
+			else
+				ep_table_cell(t, "-");
+		}
+		if (t)
+			ep_table_print(t, out, "  ");
+		ep_table_free(t);
+		fputc('\n', out);
+		print_types(out, eh->e_machine, &fs->types, fs->relocations);
+		fputs("  symbols:", out);
+		for (c = 0; c < EP_SYM_NCLASS; c++)
+			fprintf(out, " %s %" PRIu64 "%s", ep_symclass_name(c), fs->by_symclass[c],
+				c + 1 < EP_SYM_NCLASS ? "," : "");
+		fprintf(out, "; %" PRIu64 " distinct symbols\n", fs->distinct_symbols);
+	}
+	if (fs->linked) {
+		const struct ep_dyn_stats *d = &fs->dyn;
+
+		fputs("  dynamic:", out);
+		for (c = 0; c < EP_DYN_NKIND; c++)
+			fprintf(out, " %s %" PRIu64 "%s", ep_dynkind_name(c), d->by_kind[c],
+				c + 1 < EP_DYN_NKIND ? "," : "\n");
+		fprintf(out,
+			"  relr: %" PRIu64 " RELATIVE in REL/RELA (%" PRIu64 " bytes), %" PRIu64
+			" packable into %" PRIu64 " bytes: saves %" PRId64 " bytes",
+			d->relative_in_rel, d->relative_in_rel_bytes, d->relr_packable,
+			d->relr_packed_bytes, d->relr_savings_bytes);
+		if (d->relr_present)
+			fprintf(out, "; %" PRIu64 " already in SHT_RELR (%" PRIu64 " bytes)",
+				d->relr_present, d->relr_present_bytes);
+		fputc('\n', out);
+	}
+	fprintf(out, "  sizes: text %" PRIu64 ", data %" PRIu64 ", bss %" PRIu64 " bytes\n\n",
+		fs->sizes.text, fs->sizes.data, fs->sizes.bss);
+}
+
+static struct machine_totals *machine_slot(struct stats_run *run, unsigned int e_machine)
+{
+	struct machine_totals *m;
+	size_t i;
+
+	for (i = 0; i < run->nmachines; i++)
+		if (run->machines[i].e_machine == e_machine)
+			return &run->machines[i];
+	m = realloc(run->machines, (run->nmachines + 1) * sizeof(*m));
+	if (!m)
+		return NULL;
+	run->machines = m;
+	m = &run->machines[run->nmachines++];
+	memset(m, 0, sizeof(*m));
+	m->e_machine = e_machine;
+	return m;
+}
+
+static int add_totals(struct stats_run *run, const struct ep_image *img,
+		      const struct ep_file_stats *fs)
+{
+	struct machine_totals *m = machine_slot(run, img->ehdr.e_machine);
+	struct top_entry *t;
+
+	run->nfiles++;
+	run->relocations += fs->relocations;
+	run->reloc_sections += fs->nsecs;
+	run->sizes.text += fs->sizes.text;
+	run->sizes.data += fs->sizes.data;
+	run->sizes.bss += fs->sizes.bss;
+	if (!m || ep_type_counts_merge(&m->types, &fs->types))
+		return -EP_ENOMEM;
+	m->files++;
+	m->relocations += fs->relocations;
+	t = realloc(run->tops, (run->ntops + 1) * sizeof(*t));
+	if (!t)
+		return -EP_ENOMEM;
+	run->tops = t;
+	t[run->ntops].path = strdup(img->path);
+	t[run->ntops].relocations = fs->relocations;
+	if (!t[run->ntops].path)
+		return -EP_ENOMEM;
+	run->ntops++;
+	return 0;
+}
+
+static int stats_one(struct ep_image *img, const struct ep_blob *blob, void *ctx,
+		     struct ep_error *err)
+{
+	struct stats_run *run = ctx;
+	struct ep_file_stats fs;
+	int rc;
+
+	rc = ep_stats_file(img, &fs, err);
+	if (rc == 0 && add_totals(run, img, &fs))
+		rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
+	if (rc == 0) {
+		if (run->g->format == EP_FORMAT_JSON)
+			json_array_append_new(run->files, json_file(img, blob, &fs));
+		else if (!run->top)
+			print_file(run->g->out, img, &fs);
+	}
+	ep_stats_free(&fs);
+	return rc;
+}
+
+static void stats_error(const char *path, const struct ep_error *err, void *ctx)
+{
+	struct stats_run *run = ctx;
+
+	run->nfailed++;
+	if (run->g->format == EP_FORMAT_JSON)
+		json_array_append_new(run->files, ep_json_file_error(path, err));
+}
+
+static int cmp_top(const void *a, const void *b)
+{
+	const struct top_entry *x = a, *y = b;
+
+	if (x->relocations != y->relocations)
+		return x->relocations > y->relocations ? -1 : 1;
+	return strcmp(x->path, y->path);
+}
+
+static void totals_json(struct stats_run *run)
+{
+	json_t *totals = json_object_get(run->doc, "totals");
+	json_t *machines = json_array(), *top = json_array();
+	size_t i, ntop = run->top < run->ntops ? run->top : run->ntops;
+
+	for (i = 0; i < run->nmachines; i++) {
+		struct machine_totals *m = &run->machines[i];
+
+		json_array_append_new(machines,
+				      json_pack("{s:o, s:I, s:I, s:o}", "machine",
+						ep_json_enum(ep_machine_name(m->e_machine),
+							     m->e_machine),
+						"files", (json_int_t)m->files, "relocations",
+						(json_int_t)m->relocations, "by_type",
+						json_by_type(m->e_machine, &m->types)));
+	}
+	for (i = 0; i < ntop; i++)
+		json_array_append_new(top, json_pack("{s:s, s:I}", "path", run->tops[i].path,
+						     "relocations",
+						     (json_int_t)run->tops[i].relocations));
+	json_object_update(totals,
+			   json_pack("{s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I}, s:o, s:o}", "files",
+				     (json_int_t)run->nfiles, "files_failed",
+				     (json_int_t)run->nfailed, "relocations",
+				     (json_int_t)run->relocations, "relocation_sections",
+				     (json_int_t)run->reloc_sections, "sizes", "text",
+				     (json_int_t)run->sizes.text, "data", (json_int_t)run->sizes.data,
+				     "bss", (json_int_t)run->sizes.bss, "by_machine", machines, "top",
+				     top));
+}
+
+static void totals_text(struct stats_run *run)
+{
+	static const char *const hdr[] = { "#", "relocations", "file" };
+	FILE *out = run->g->out;
+	char mbuf[32];
+	size_t i, ntop = run->top < run->ntops ? run->top : run->ntops;
+
+	if (run->nfiles + run->nfailed <= 1 && !run->top)
+		return;
+	fprintf(out, "total: %" PRIu64 " files, %" PRIu64 " relocations in %" PRIu64
+		" sections; text %" PRIu64 ", data %" PRIu64 ", bss %" PRIu64 " bytes",
+		run->nfiles, run->relocations, run->reloc_sections, run->sizes.text,
+		run->sizes.data, run->sizes.bss);
+	if (run->nfailed)
+		fprintf(out, "; %" PRIu64 " files failed", run->nfailed);
+	fputc('\n', out);
+	for (i = 0; i < run->nmachines; i++) {
+		struct machine_totals *m = &run->machines[i];
+
+		fprintf(out, "%s: %" PRIu64 " files, %" PRIu64 " relocations\n",
+			ep_machine_label(m->e_machine, mbuf, sizeof(mbuf)), m->files,
+			m->relocations);
+		print_types(out, m->e_machine, &m->types, m->relocations);
+	}
+	if (ntop) {
+		struct ep_table *t = ep_table_new(3, hdr, "rrl");
+
+		fprintf(out, "top %zu files by relocations:\n", ntop);
+		for (i = 0; t && i < ntop; i++) {
+			ep_table_row(t);
+			ep_table_cell(t, "%zu", i + 1);
+			ep_table_cell(t, "%" PRIu64, run->tops[i].relocations);
+			ep_table_cell(t, "%s", run->tops[i].path);
+		}
+		if (t)
+			ep_table_print(t, out, "  ");
+		ep_table_free(t);
+	}
+}
+
+static void run_free(struct stats_run *run)
+{
+	size_t i;
+
+	for (i = 0; i < run->nmachines; i++)
+		ep_type_counts_free(&run->machines[i].types);
+	free(run->machines);
+	for (i = 0; i < run->ntops; i++)
+		free(run->tops[i].path);
+	free(run->tops);
+	json_decref(run->doc);
+}
+
+static void stats_usage(FILE *f)
+{
+	fputs("usage: elfplt stats [--top N] [--format=text|json] [-o FILE] [PATH...]\n"
+	      "Relocation statistics of ELF files; directories are searched for ELF files.\n"
+	      "With no PATH, the running kernel's modules in /lib/modules/$(uname -r).\n\n"
+	      "  --top N             list the N files with most relocations (text: instead of\n"
+	      "                      each file's details)\n"
+	      "  --format=text|json  output for people (default) or machines (elfplt-stats/1)\n"
+	      "  --json              same as --format=json\n"
+	      "  -o, --output FILE   write the report to FILE\n"
+	      "See 'elfplt help stats' for the whole manual.\n",
+	      f);
+}
+
+static int cmd_stats(int argc, char **argv, struct ep_global *g)
+{
+	static const struct option longopts[] = {
+		{ "top", required_argument, NULL, 't' },
+		EP_GLOBAL_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct stats_run run = { .g = g };
+	char modules[4096];
+	const char *def[1];
+	const char *const *paths;
+	size_t npaths;
+	char *end;
+	int c, rc, status;
+
+	while ((c = getopt_long(argc, argv, EP_GLOBAL_SHORTOPTS, longopts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			run.top = strtoul(optarg, &end, 10);
+			if (!*optarg || *end || run.top == 0 || optarg[0] == '-')
+				return ep_usage_error(g->cmd, "--top takes a positive number, not '%s'",
+						      optarg);
+			break;
+		case 'h':
+			stats_usage(stdout);
+			return EP_EXIT_OK;
+		case '?':
+			return ep_bad_option(g->cmd);
+		default:
+			if (ep_global_option(g, c, optarg) < 0)
+				return EP_EXIT_USAGE;
+		}
+	}
+	paths = (const char *const *)argv + optind;
+	npaths = (size_t)(argc - optind);
+	if (npaths == 0) {
+		def[0] = ep_default_modules_dir(g->cmd, modules, sizeof(modules));
+		if (!def[0])
+			return EP_EXIT_USAGE;
+		paths = def;
+		npaths = 1;
+	}
+	rc = ep_output_open(g);
+	if (rc)
+		return rc;
+	run.doc = ep_report_new("elfplt-stats/1");
+	run.files = json_object_get(run.doc, "files");
+
+	status = ep_for_each_image(paths, npaths, true, stats_one, stats_error, &run);
+	qsort(run.tops, run.ntops, sizeof(*run.tops), cmp_top);
+	if (g->format == EP_FORMAT_JSON) {
+		totals_json(&run);
+		if (ep_report_write_json(run.doc, g->out))
+			status = EP_EXIT_FAILED;
+	} else {
+		totals_text(&run);
+	}
+	run_free(&run);
+	if (ep_output_close(g))
+		status = EP_EXIT_FAILED;
+	return status;
+}
+
+const struct ep_cmd ep_cmd_stats = { "stats", cmd_stats, "relocation statistics", false };

@@ -1,0 +1,347 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include <elf.h>
+#include <endian.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/elf.h"
+#include "lib/reloc-names.h"
+
+static bool libelf_ready;
+
+static size_t ehdr_size(unsigned int cls)
+{
+	return cls == ELFCLASS32 ? sizeof(Elf32_Ehdr) : sizeof(Elf64_Ehdr);
+}
+
+static size_t shdr_size(unsigned int cls)
+{
+	return cls == ELFCLASS32 ? sizeof(Elf32_Shdr) : sizeof(Elf64_Shdr);
+}
+
+/*
+ * The section header table must lie inside the image before libelf is asked
+ * for any section: libelf quietly reports no sections when it does not.
+ */
+static int check_shdr_table(struct ep_image *img, struct ep_error *err)
+{
+	const GElf_Ehdr *eh = &img->ehdr;
+	unsigned int cls = eh->e_ident[EI_CLASS];
+	uint64_t shnum = eh->e_shnum;
+	size_t libelf_shnum, libelf_shstrndx;
+	GElf_Shdr sh0;
+
+	if (eh->e_shoff == 0) {
+		if (eh->e_shnum != 0)
+			return ep_error_set(err, EP_EMALFORMED,
+					    "%s: e_shnum is %u but e_shoff is 0", img->path,
+					    eh->e_shnum);
+		img->shnum = 0;
+		img->shstrndx = SHN_UNDEF;
+		return 0;
+	}
+	if (eh->e_shentsize != shdr_size(cls))
+		return ep_error_set(err, EP_EMALFORMED,
+				    "%s: e_shentsize is %u, expected %zu for ELFCLASS%u",
+				    img->path, eh->e_shentsize, shdr_size(cls),
+				    cls == ELFCLASS32 ? 32 : 64);
+	if (!ep_range_ok(eh->e_shoff, eh->e_shentsize, img->size))
+		return ep_error_set(err, EP_ETRUNC,
+				    "%s: section header table at offset %" PRIu64
+				    " is outside the file (%zu bytes)",
+				    img->path, (uint64_t)eh->e_shoff, img->size);
+	if (!gelf_getshdr(elf_getscn(img->elf, 0), &sh0))
+		return ep_error_set(err, EP_EMALFORMED, "%s: cannot read section 0: %s",
+				    img->path, elf_errmsg(-1));
+	/* Extended numbering: the real counts live in section 0. */
+	if (shnum == 0)
+		shnum = sh0.sh_size;
+	if (shnum > (img->size - eh->e_shoff) / eh->e_shentsize)
+		return ep_error_set(err, EP_ETRUNC,
+				    "%s: section header table of %" PRIu64
+				    " entries at offset %" PRIu64 " is outside the file (%zu bytes)",
+				    img->path, shnum, (uint64_t)eh->e_shoff, img->size);
+	if (elf_getshdrnum(img->elf, &libelf_shnum) != 0 || libelf_shnum != shnum)
+		return ep_error_set(err, EP_EMALFORMED,
+				    "%s: libelf sees %zu sections where the header says %" PRIu64,
+				    img->path, libelf_shnum, shnum);
+	img->shnum = shnum;
+
+	img->shstrndx = eh->e_shstrndx == SHN_XINDEX ? sh0.sh_link : eh->e_shstrndx;
+	if (img->shstrndx >= img->shnum)
+		return ep_error_set(err, EP_EMALFORMED,
+				    "%s: e_shstrndx %zu is out of range (%zu sections)", img->path,
+				    img->shstrndx, img->shnum);
+	if (img->shstrndx != SHN_UNDEF &&
+	    (elf_getshdrstrndx(img->elf, &libelf_shstrndx) != 0 ||
+	     libelf_shstrndx != img->shstrndx))
+		return ep_error_set(err, EP_EMALFORMED, "%s: cannot resolve e_shstrndx %zu",
+				    img->path, img->shstrndx);
+	return 0;
+}
+
+static int load_sections(struct ep_image *img, struct ep_error *err)
+{
+	const unsigned char *strtab = NULL;
+	uint64_t strtab_size = 0;
+	size_t i;
+
+	if (img->shnum == 0)
+		return 0;
+	img->sections = calloc(img->shnum, sizeof(*img->sections));
+	if (!img->sections)
+		return ep_error_set(err, EP_ENOMEM, "%s: out of memory for %zu sections",
+				    img->path, img->shnum);
+
+	for (i = 0; i < img->shnum; i++) {
+		struct ep_section *s = &img->sections[i];
+
+		s->index = i;
+		s->name = "";
+		s->scn = elf_getscn(img->elf, i);
+		if (!s->scn || !gelf_getshdr(s->scn, &s->shdr))
+			return ep_error_set(err, EP_EMALFORMED, "%s: cannot read section header %zu: %s",
+					    img->path, i, elf_errmsg(-1));
+		if (i != 0 && s->shdr.sh_type != SHT_NOBITS &&
+		    !ep_range_ok(s->shdr.sh_offset, s->shdr.sh_size, img->size))
+			return ep_error_set(err, EP_ETRUNC,
+					    "%s: contents at offset %" PRIu64 ", %" PRIu64
+					    " bytes, are outside the file (%zu bytes) (section %zu)",
+					    img->path, (uint64_t)s->shdr.sh_offset,
+					    (uint64_t)s->shdr.sh_size, img->size, i);
+	}
+
+	if (img->shstrndx != SHN_UNDEF) {
+		const GElf_Shdr *sh = &img->sections[img->shstrndx].shdr;
+
+		if (sh->sh_type != SHT_STRTAB)
+			return ep_error_set(err, EP_EMALFORMED,
+					    "%s: e_shstrndx %zu is not a string table (section %zu)",
+					    img->path, img->shstrndx, img->shstrndx);
+		strtab = img->bytes + sh->sh_offset;
+		strtab_size = sh->sh_size;
+	}
+	for (i = 0; strtab && i < img->shnum; i++) {
+		uint64_t off = img->sections[i].shdr.sh_name;
+
+		if (off >= strtab_size || !memchr(strtab + off, '\0', strtab_size - off))
+			return ep_error_set(err, EP_EMALFORMED,
+					    "%s: sh_name %" PRIu64
+					    " is outside .shstrtab (%" PRIu64 " bytes) (section %zu)",
+					    img->path, off, strtab_size, i);
+		img->sections[i].name = (const char *)strtab + off;
+	}
+	return 0;
+}
+
+int ep_image_open(struct ep_image *img, const char *path, const void *bytes, size_t size,
+		  struct ep_error *err)
+{
+	const unsigned char *b = bytes;
+	unsigned int cls, data;
+	int rc;
+
+	memset(img, 0, sizeof(*img));
+	img->path = path;
+	img->bytes = bytes;
+	img->size = size;
+
+	if (size < EI_NIDENT || memcmp(b, ELFMAG, SELFMAG) != 0)
+		return ep_error_set(err, EP_ENOTELF, "%s: not an ELF file", path);
+	cls = b[EI_CLASS];
+	data = b[EI_DATA];
+	if (cls != ELFCLASS32 && cls != ELFCLASS64)
+		return ep_error_set(err, EP_ENOTELF, "%s: unknown ELF class %u", path, cls);
+	if (data != ELFDATA2LSB && data != ELFDATA2MSB)
+		return ep_error_set(err, EP_ENOTELF, "%s: unknown ELF byte order %u", path, data);
+	if (size < ehdr_size(cls))
+		return ep_error_set(err, EP_ETRUNC, "%s: file ends inside the ELF header (%zu bytes)",
+				    path, size);
+
+	if (!libelf_ready) {
+		elf_version(EV_CURRENT);
+		libelf_ready = true;
+	}
+	/* elf_memory() reads in ELF_C_READ mode: libelf never writes the image. */
+	img->elf = elf_memory((char *)bytes, size);
+	if (!img->elf || elf_kind(img->elf) != ELF_K_ELF || !gelf_getehdr(img->elf, &img->ehdr)) {
+		rc = ep_error_set(err, EP_ENOTELF, "%s: libelf cannot read the ELF header: %s", path,
+				  elf_errmsg(-1));
+		goto fail;
+	}
+#if __BYTE_ORDER == __LITTLE_ENDIAN
+	img->native = data == ELFDATA2LSB;
+#else
+	img->native = data == ELFDATA2MSB;
+#endif
+	rc = check_shdr_table(img, err);
+	if (rc)
+		goto fail;
+	rc = load_sections(img, err);
+	if (rc)
+		goto fail;
+	return 0;
+fail:
+	ep_image_close(img);
+	img->path = path;
+	return rc;
+}
+
+void ep_image_close(struct ep_image *img)
+{
+	if (img->elf)
+		elf_end(img->elf);
+	free(img->sections);
+	memset(img, 0, sizeof(*img));
+}
+
+Elf_Data *ep_section_data(struct ep_image *img, size_t idx, struct ep_error *err)
+{
+	Elf_Data *d;
+
+	d = elf_getdata(img->sections[idx].scn, NULL);
+	if (!d) {
+		ep_error_set(err, EP_EMALFORMED, "%s: libelf cannot read the contents: %s (section %zu %s)",
+			     img->path, elf_errmsg(-1), idx, ep_section_label(img, idx));
+		return NULL;
+	}
+	if (!img->native && img->sections[idx].shdr.sh_type != SHT_NOBITS)
+		img->bytes_converted += d->d_size;
+	return d;
+}
+
+void ep_section_raw(const struct ep_image *img, size_t idx, const unsigned char **bytes,
+		    size_t *size)
+{
+	const GElf_Shdr *sh = &img->sections[idx].shdr;
+
+	if (sh->sh_type == SHT_NOBITS || sh->sh_size == 0 || idx == 0) {
+		*bytes = NULL;
+		*size = 0;
+		return;
+	}
+	*bytes = img->bytes + sh->sh_offset;
+	*size = sh->sh_size;
+}
+
+const char *ep_section_label(const struct ep_image *img, size_t idx)
+{
+	if (idx >= img->shnum || !img->sections[idx].name[0])
+		return "(no name)";
+	return img->sections[idx].name;
+}
+
+size_t ep_image_find_section(const struct ep_image *img, const char *name)
+{
+	size_t i;
+
+	for (i = 1; i < img->shnum; i++)
+		if (strcmp(img->sections[i].name, name) == 0)
+			return i;
+	return SHN_UNDEF;
+}
+
+bool ep_image_is_kernel_module(const struct ep_image *img)
+{
+	return img->ehdr.e_type == ET_REL && ep_image_find_section(img, ".modinfo") &&
+	       ep_image_find_section(img, ".gnu.linkonce.this_module");
+}
+
+bool ep_section_is_exec(const struct ep_image *img, size_t idx)
+{
+	return idx != 0 && idx < img->shnum && (img->sections[idx].shdr.sh_flags & SHF_EXECINSTR);
+}
+
+const char *ep_class_name(unsigned int ei_class)
+{
+	switch (ei_class) {
+	case ELFCLASS32:
+		return "ELFCLASS32";
+	case ELFCLASS64:
+		return "ELFCLASS64";
+	}
+	return "ELFCLASSNONE";
+}
+
+const char *ep_data_name(unsigned int ei_data)
+{
+	switch (ei_data) {
+	case ELFDATA2LSB:
+		return "ELFDATA2LSB";
+	case ELFDATA2MSB:
+		return "ELFDATA2MSB";
+	}
+	return "ELFDATANONE";
+}
+
+const char *ep_type_name(unsigned int e_type)
+{
+	switch (e_type) {
+	case ET_NONE:
+		return "ET_NONE";
+	case ET_REL:
+		return "ET_REL";
+	case ET_EXEC:
+		return "ET_EXEC";
+	case ET_DYN:
+		return "ET_DYN";
+	case ET_CORE:
+		return "ET_CORE";
+	}
+	return "ET_UNKNOWN";
+}
+
+const char *ep_type_label(unsigned int e_type)
+{
+	switch (e_type) {
+	case ET_REL:
+		return "relocatable";
+	case ET_EXEC:
+		return "executable";
+	case ET_DYN:
+		return "shared object";
+	case ET_CORE:
+		return "core file";
+	}
+	return "file of unknown type";
+}
+
+const char *ep_machine_name(unsigned int e_machine)
+{
+	size_t i;
+
+	for (i = 0; i < ep_machine_name_count; i++)
+		if (ep_machine_name_table[i].e_machine == e_machine)
+			return ep_machine_name_table[i].name;
+	return NULL;
+}
+
+/* The names people use, where <elf.h>'s comment is not one ("ARM AARCH64"). */
+static const struct {
+	unsigned int e_machine;
+	const char *label;
+} machine_labels[] = {
+	{ EM_AARCH64, "AArch64" }, { EM_X86_64, "x86-64" },   { EM_386, "i386" },
+	{ EM_ARM, "ARM" },	   { EM_PPC64, "PowerPC64" }, { EM_PPC, "PowerPC" },
+	{ EM_S390, "S/390" },	   { EM_RISCV, "RISC-V" },    { EM_MIPS, "MIPS" },
+	{ EM_LOONGARCH, "LoongArch" }, { EM_SPARCV9, "SPARC V9" }, { EM_SPARC, "SPARC" },
+};
+
+const char *ep_machine_label(unsigned int e_machine, char *buf, size_t bufsize)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(machine_labels) / sizeof(machine_labels[0]); i++)
+		if (machine_labels[i].e_machine == e_machine)
+			return machine_labels[i].label;
+	for (i = 0; i < ep_machine_name_count; i++)
+		if (ep_machine_name_table[i].e_machine == e_machine &&
+		    ep_machine_name_table[i].description[0])
+			return ep_machine_name_table[i].description;
+	snprintf(buf, bufsize, "machine %u", e_machine);
+	return buf;
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef ELFPLT_ERROR_H
+#define ELFPLT_ERROR_H
+
+#include <stdarg.h>
+
+/*
+ * An error from lib/: a class the caller can branch on and a one-line message
+ * that already names the file and, where one is to blame, the section, in the
+ * form "PATH: what is wrong (section N NAME)".  lib/ never prints; cmd/ prints
+ * the message after "elfplt: " and puts both into the JSON "error" object.
+ */
+enum ep_errcode {
+	EP_OK = 0,
+	EP_ENOTELF,	/* not an ELF file (or, compressed, not an ELF inside) */
+	EP_ETRUNC,	/* the file ends before something it declares */
+	EP_EMALFORMED,	/* a field is inconsistent with the file or another field */
+	EP_EUNSUP,	/* valid, but of a kind elfplt does not handle */
+	EP_EIO,		/* open, read, stat or mmap failed (errno in the message) */
+	EP_ENOMEM,	/* allocation failed or a size cap was hit */
+};
+
+/* message: at most this many bytes including the terminating NUL. */
+#define EP_ERRMSG_MAX 512
+
+struct ep_error {
+	enum ep_errcode code;
+	char message[EP_ERRMSG_MAX];
+};
+
+/*
+ * Fill err with code and a printf-style message; returns -code so callers can
+ * write "return ep_error_set(...)".  err may be NULL (the error is dropped).
+ */
+int ep_error_set(struct ep_error *err, enum ep_errcode code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* The stable JSON name of code: "not_elf", "truncated", "malformed", ... */
+const char *ep_errcode_name(enum ep_errcode code);
+
+#endif

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef ELFPLT_INPUT_H
+#define ELFPLT_INPUT_H
+
+/*
+ * From paths to image bytes: the directory walk, and the file itself mapped
+ * read-only or, when compressed, decoded into memory.  Compression is
+ * recognised by magic bytes, never by suffix: zstd (28 B5 2F FD, libzstd),
+ * xz and gzip (libdw's dwelf_elf_begin()).  Nothing is ever written to an
+ * input: files are opened O_RDONLY and mapped PROT_READ, MAP_PRIVATE.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/error.h"
+
+/* Largest decompressed image accepted, in bytes (a cap against zstd bombs). */
+#define EP_DECOMPRESS_MAX ((uint64_t)4 << 30)
+
+enum ep_compression { EP_COMP_NONE, EP_COMP_ZSTD, EP_COMP_XZ, EP_COMP_GZIP };
+
+/* "none", "zstd", "xz", "gzip". */
+const char *ep_compression_name(enum ep_compression c);
+
+/* The compression the first bytes of a file announce (at least 6 bytes). */
+enum ep_compression ep_compression_sniff(const unsigned char *head, size_t n);
+
+/* A file's bytes, ready for ep_image_open(). */
+struct ep_blob {
+	const char *path;
+	const unsigned char *bytes;	/* the image */
+	size_t size;		/* bytes of the image */
+	uint64_t file_size;	/* bytes on disk (compressed size if compressed) */
+	enum ep_compression compression;
+	bool mapped;		/* bytes is a mapping of the file (no copy) */
+	void *map;		/* the mapping to munmap, or NULL */
+	size_t map_size;
+	void *owned;		/* decoded buffer to free, or NULL */
+	void *dwelf;		/* libdw's Elf * for xz/gzip, or NULL */
+};
+
+/*
+ * Open path: map it read-only or decode it.  populate asks the kernel to
+ * fault the mapping in ahead (MAP_POPULATE), for callers that read all of it.
+ * Errors: EP_EIO (open/fstat/mmap, not a regular file), EP_ENOMEM, EP_ETRUNC
+ * or EP_ENOTELF (a compressed stream that does not decode), EP_ENOMEM when the
+ * decoded size exceeds EP_DECOMPRESS_MAX.  An empty file gives size 0.
+ */
+int ep_blob_open(struct ep_blob *blob, const char *path, bool populate, struct ep_error *err);
+
+/* Unmap or free what ep_blob_open() made.  blob may be zeroed. */
+void ep_blob_close(struct ep_blob *blob);
+
+/* A list of paths to analyse, owned. */
+struct ep_pathlist {
+	char **paths;
+	bool *walked;		/* found by a directory walk, not named by the user */
+	size_t count;
+	size_t cap;
+};
+
+/*
+ * Expand paths[0..n) into pl: a file is taken as it is (even if it turns out
+ * not to be ELF: that is for the caller to report); a directory is walked
+ * recursively (symbolic links to directories are not followed) and gives its
+ * regular files whose first bytes are the ELF magic or a compression magic,
+ * each directory's files in strcmp() order, so runs are reproducible.  A
+ * compressed file found by the walk is marked walked[i]: if it does not
+ * decode to ELF the caller should pass over it quietly, as the walk does for
+ * any other file that is not ELF.
+ * Returns 0, or a negative ep_errcode (EP_ENOMEM) with err filled.  A path
+ * that does not exist is listed like a file, for ep_blob_open() to report;
+ * the walk passes over entries below a directory that it cannot read.
+ */
+int ep_pathlist_expand(struct ep_pathlist *pl, const char *const *paths, size_t n,
+		       struct ep_error *err);
+
+/* Free the list's strings and array. */
+void ep_pathlist_free(struct ep_pathlist *pl);
+
+#endif

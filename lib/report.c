@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: MIT */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "lib/report.h"
+
+json_t *ep_report_new(const char *schema)
+{
+	return json_pack("{s:s, s:s, s:[], s:{}}", "schema", schema, "elfplt_version",
+			 PACKAGE_VERSION, "files", "totals");
+}
+
+json_t *ep_json_enum(const char *name, uint64_t value)
+{
+	return json_pack("{s:o, s:o}", "name", name ? json_string(name) : json_null(), "value",
+			 ep_json_u64(value));
+}
+
+json_t *ep_json_u64(uint64_t v)
+{
+	/* Counts of a file's bytes or entries never reach 2^63. */
+	return json_integer((json_int_t)v);
+}
+
+json_t *ep_json_file_error(const char *path, const struct ep_error *err)
+{
+	return json_pack("{s:s, s:{s:s, s:s}}", "path", path, "error", "code",
+			 ep_errcode_name(err->code), "message", err->message);
+}
+
+json_t *ep_json_elf(const struct ep_image *img)
+{
+	const GElf_Ehdr *eh = &img->ehdr;
+	char buf[32];
+	json_t *machine = ep_json_enum(ep_machine_name(eh->e_machine), eh->e_machine);
+
+	json_object_set_new(machine, "description",
+			    json_string(ep_machine_label(eh->e_machine, buf, sizeof(buf))));
+	return json_pack("{s:o, s:o, s:o, s:o}", "class",
+			 ep_json_enum(ep_class_name(eh->e_ident[EI_CLASS]), eh->e_ident[EI_CLASS]),
+			 "data",
+			 ep_json_enum(ep_data_name(eh->e_ident[EI_DATA]), eh->e_ident[EI_DATA]),
+			 "type", ep_json_enum(ep_type_name(eh->e_type), eh->e_type), "machine",
+			 machine);
+}
+
+int ep_report_write_json(json_t *doc, FILE *out)
+{
+	if (json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0 ||
+	    fputc('\n', out) == EOF || ferror(out))
+		return -EP_EIO;
+	return 0;
+}
+
+struct ep_table {
+	unsigned int ncols;
+	char align[16];
+	char **cells;		/* row-major, headers first */
+	size_t nrows;		/* including the header row */
+	size_t cap;		/* rows allocated */
+	unsigned int col;	/* next cell of the last row */
+	bool nomem;
+};
+
+struct ep_table *ep_table_new(unsigned int ncols, const char *const *headers, const char *align)
+{
+	struct ep_table *t;
+	unsigned int i;
+
+	if (ncols == 0 || ncols >= sizeof(t->align))
+		return NULL;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->ncols = ncols;
+	memcpy(t->align, align, ncols);
+	ep_table_row(t);
+	for (i = 0; i < ncols; i++)
+		ep_table_cell(t, "%s", headers[i]);
+	return t;
+}
+
+void ep_table_row(struct ep_table *t)
+{
+	if (t->nrows == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 16;
+		char **c = realloc(t->cells, cap * t->ncols * sizeof(*c));
+
+		if (!c) {
+			t->nomem = true;
+			return;
+		}
+		t->cells = c;
+		t->cap = cap;
+	}
+	memset(&t->cells[t->nrows * t->ncols], 0, t->ncols * sizeof(char *));
+	t->nrows++;
+	t->col = 0;
+}
+
+void ep_table_cell(struct ep_table *t, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	if (t->nomem || t->nrows == 0 || t->col >= t->ncols)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0) {
+		t->nomem = true;
+		s = NULL;
+	}
+	va_end(ap);
+	t->cells[(t->nrows - 1) * t->ncols + t->col++] = s;
+}
+
+int ep_table_print(const struct ep_table *t, FILE *out, const char *indent)
+{
+	size_t width[16] = { 0 }, r;
+	unsigned int c;
+
+	if (t->nomem)
+		return -EP_ENOMEM;
+	for (r = 0; r < t->nrows; r++)
+		for (c = 0; c < t->ncols; c++) {
+			const char *s = t->cells[r * t->ncols + c];
+			size_t n = s ? strlen(s) : 0;
+
+			if (n > width[c])
+				width[c] = n;
+		}
+	for (r = 0; r < t->nrows; r++) {
+		fputs(indent, out);
+		for (c = 0; c < t->ncols; c++) {
+			const char *s = t->cells[r * t->ncols + c];
+			bool last = c + 1 == t->ncols;
+
+			if (!s)
+				s = "";
+			if (t->align[c] == 'r')
+				fprintf(out, "%*s", (int)width[c], s);
+			else if (last)
+				fputs(s, out);
+			else
+				fprintf(out, "%-*s", (int)width[c], s);
+			if (!last)
+				fputs("  ", out);
+		}
+		fputc('\n', out);
+	}
+	return 0;
+}
+
+size_t ep_table_rows(const struct ep_table *t)
+{
+	return t->nrows ? t->nrows - 1 : 0;
+}
+
+void ep_table_free(struct ep_table *t)
+{
+	size_t i;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->nrows * t->ncols; i++)
+		free(t->cells[i]);
+	free(t->cells);
+	free(t);
+}
+
+const char *ep_percent(char *buf, size_t size, uint64_t part, uint64_t whole)
+{
+	if (whole == 0)
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%.1f%%", 100.0 * (double)part / (double)whole);
+	return buf;
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef ELFPLT_REPORT_H
+#define ELFPLT_REPORT_H
+
+/*
+ * The report: JSON documents through jansson, and aligned text tables.
+ * Every command's JSON is one document
+ *   {"schema": "elfplt-<command>/1", "elfplt_version": "...", "files": [...],
+ *    "totals": {...}}
+ * where an enumeration carries both forms, {"name": ..., "value": ...}, and
+ * a file that could not be analysed has "error": {"code", "message"}.
+ */
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "lib/elf.h"
+#include "lib/error.h"
+
+/*
+ * A new document for schema ("elfplt-stats/1") with an empty "files" array
+ * and "totals" object.  Returns NULL when out of memory.
+ */
+json_t *ep_report_new(const char *schema);
+
+/* {"name": name, "value": value}; name NULL gives JSON null. */
+json_t *ep_json_enum(const char *name, uint64_t value);
+
+/* An unsigned count as a JSON integer (jansson's json_int_t is signed). */
+json_t *ep_json_u64(uint64_t v);
+
+/*
+ * {"path": path, "error": {"code": ep_errcode_name(), "message": ...}}: the
+ * files[] entry of a file that could not be analysed.
+ */
+json_t *ep_json_file_error(const char *path, const struct ep_error *err);
+
+/*
+ * The "elf" object of img: class, data, type and machine as enumerations
+ * ({"name": "EM_AARCH64", "value": 183}, with "description" for machine).
+ */
+json_t *ep_json_elf(const struct ep_image *img);
+
+/*
+ * Write doc to out, indented, with a final newline.  Returns 0, or -EP_EIO
+ * when the stream reports an error.
+ */
+int ep_report_write_json(json_t *doc, FILE *out);
+
+/* A text table: columns with headers, each left- or right-aligned. */
+struct ep_table;
+
+/*
+ * A table of ncols columns; align is a string of ncols letters, 'l' or 'r'
+ * (numbers are right-aligned).  Returns NULL when out of memory.
+ */
+struct ep_table *ep_table_new(unsigned int ncols, const char *const *headers, const char *align);
+
+/*
+ * Append a row; cells are printf-formatted one after the other by
+ * ep_table_cell() calls after ep_table_row().  Out-of-memory is remembered
+ * and reported by ep_table_print().
+ */
+void ep_table_row(struct ep_table *t);
+void ep_table_cell(struct ep_table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * Print t to out, each line starting with indent, columns separated by two
+ * spaces and padded to their widest cell.  Returns 0 or -EP_ENOMEM.
+ */
+int ep_table_print(const struct ep_table *t, FILE *out, const char *indent);
+
+/* Rows added so far. */
+size_t ep_table_rows(const struct ep_table *t);
+
+void ep_table_free(struct ep_table *t);
+
+/* "12.3%" of part in whole into buf ("-" when whole is 0). */
+const char *ep_percent(char *buf, size_t size, uint64_t part, uint64_t whole);
+
+#endif

@@ -1,0 +1,380 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/stats.h"
+
+int ep_type_counts_add(struct ep_type_counts *tc, uint32_t r_type, uint64_t n)
+{
+	size_t i;
+
+	if (r_type < EP_TYPE_DENSE) {
+		tc->dense[r_type] += n;
+		return 0;
+	}
+	for (i = 0; i < tc->nsparse; i++)
+		if (tc->sparse[i].r_type == r_type) {
+			tc->sparse[i].count += n;
+			return 0;
+		}
+	if (tc->nsparse == tc->capsparse) {
+		size_t cap = tc->capsparse ? tc->capsparse * 2 : 8;
+		struct ep_type_count *v = realloc(tc->sparse, cap * sizeof(*v));
+
+		if (!v)
+			return -EP_ENOMEM;
+		tc->sparse = v;
+		tc->capsparse = cap;
+	}
+	tc->sparse[tc->nsparse++] = (struct ep_type_count){ r_type, n };
+	return 0;
+}
+
+int ep_type_counts_merge(struct ep_type_counts *dst, const struct ep_type_counts *src)
+{
+	size_t i;
+
+	for (i = 0; i < EP_TYPE_DENSE; i++)
+		dst->dense[i] += src->dense[i];
+	for (i = 0; i < src->nsparse; i++)
+		if (ep_type_counts_add(dst, src->sparse[i].r_type, src->sparse[i].count))
+			return -EP_ENOMEM;
+	return 0;
+}
+
+static int cmp_count(const void *a, const void *b)
+{
+	const struct ep_type_count *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return x->r_type < y->r_type ? -1 : x->r_type > y->r_type;
+}
+
+struct ep_type_count *ep_type_counts_sorted(const struct ep_type_counts *tc, size_t *n)
+{
+	struct ep_type_count *v;
+	size_t i, k = 0;
+
+	*n = 0;
+	v = malloc((EP_TYPE_DENSE + tc->nsparse) * sizeof(*v));
+	if (!v)
+		return NULL;
+	for (i = 0; i < EP_TYPE_DENSE; i++)
+		if (tc->dense[i])
+			v[k++] = (struct ep_type_count){ (uint32_t)i, tc->dense[i] };
+	for (i = 0; i < tc->nsparse; i++)
+		if (tc->sparse[i].count)
+			v[k++] = tc->sparse[i];
+	qsort(v, k, sizeof(*v), cmp_count);
+	*n = k;
+	return v;
+}
+
+void ep_type_counts_free(struct ep_type_counts *tc)
+{
+	free(tc->sparse);
+	tc->sparse = NULL;
+	tc->nsparse = tc->capsparse = 0;
+}
+
+const char *ep_symclass_name(enum ep_symclass c)
+{
+	static const char *const names[EP_SYM_NCLASS] = {
+		"none", "undefined", "same_section", "other_section", "absolute_or_common",
+	};
+
+	return c < EP_SYM_NCLASS ? names[c] : "?";
+}
+
+enum ep_symclass ep_symclass_of(uint32_t r_sym, uint32_t sym_shndx, size_t target)
+{
+	if (r_sym == 0)
+		return EP_SYM_NONE;
+	if (sym_shndx == SHN_UNDEF)
+		return EP_SYM_UNDEF;
+	if (sym_shndx >= SHN_LORESERVE && sym_shndx <= SHN_HIRESERVE)
+		return EP_SYM_ABS_COMMON;
+	return sym_shndx == target ? EP_SYM_SAME_SECTION : EP_SYM_OTHER_SECTION;
+}
+
+const char *ep_dynkind_name(enum ep_dynkind k)
+{
+	static const char *const names[EP_DYN_NKIND] = {
+		"relative", "glob_dat", "jump_slot", "irelative", "other",
+	};
+
+	return k < EP_DYN_NKIND ? names[k] : "?";
+}
+
+enum ep_dynkind ep_dynkind_of(unsigned int e_machine, uint32_t r_type)
+{
+	const char *kind = ep_reloc_type_kind(e_machine, r_type);
+
+	if (!kind)
+		return EP_DYN_OTHER;
+	if (strcmp(kind, "RELATIVE") == 0)
+		return EP_DYN_RELATIVE;
+	if (strcmp(kind, "GLOB_DAT") == 0)
+		return EP_DYN_GLOB_DAT;
+	if (strcmp(kind, "JUMP_SLOT") == 0 || strcmp(kind, "JMP_SLOT") == 0)
+		return EP_DYN_JUMP_SLOT;
+	if (strcmp(kind, "IRELATIVE") == 0)
+		return EP_DYN_IRELATIVE;
+	return EP_DYN_OTHER;
+}
+
+void ep_sizes_of(const struct ep_image *img, struct ep_sizes *sz)
+{
+	size_t i;
+
+	memset(sz, 0, sizeof(*sz));
+	for (i = 1; i < img->shnum; i++) {
+		const GElf_Shdr *sh = &img->sections[i].shdr;
+
+		if (!(sh->sh_flags & SHF_ALLOC))
+			continue;
+		/* binutils size.c berkeley_sum(): code or read-only, then contents. */
+		if ((sh->sh_flags & SHF_EXECINSTR) || !(sh->sh_flags & SHF_WRITE))
+			sz->text += sh->sh_size;
+		else if (sh->sh_type != SHT_NOBITS)
+			sz->data += sh->sh_size;
+		else
+			sz->bss += sh->sh_size;
+	}
+}
+
+int ep_stats_count(struct ep_relsec_stats *s, const struct ep_rel *r, size_t n,
+		   const struct ep_symtab *st, uint64_t *seen)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint32_t sym = r[i].r_sym;
+		uint32_t shndx = sym && sym < st->count ? ep_symtab_shndx(st, sym) : SHN_UNDEF;
+
+		if (r[i].r_type < EP_TYPE_DENSE)
+			s->types.dense[r[i].r_type]++;
+		else if (ep_type_counts_add(&s->types, r[i].r_type, 1))
+			return -EP_ENOMEM;
+		s->by_symclass[ep_symclass_of(sym, shndx, s->target)]++;
+		if (seen && sym)
+			seen[sym / 64] |= 1ULL << (sym % 64);
+	}
+	return 0;
+}
+
+/* Bitmaps of referenced symbols, one per symbol table section. */
+struct seen_set {
+	size_t *symtab;
+	uint64_t **bits;
+	size_t *nsyms;
+	size_t n;
+};
+
+static uint64_t *seen_for(struct seen_set *ss, const struct ep_symtab *st, size_t max)
+{
+	size_t i;
+
+	if (st->index == 0)
+		return NULL;
+	for (i = 0; i < ss->n; i++)
+		if (ss->symtab[i] == st->index)
+			return ss->bits[i];
+	if (ss->n == max)
+		return NULL;
+	ss->bits[ss->n] = calloc((st->count + 63) / 64, sizeof(uint64_t));
+	if (!ss->bits[ss->n])
+		return NULL;
+	ss->symtab[ss->n] = st->index;
+	ss->nsyms[ss->n] = st->count;
+	return ss->bits[ss->n++];
+}
+
+static uint64_t seen_total(struct seen_set *ss)
+{
+	uint64_t total = 0;
+	size_t i, w;
+
+	for (i = 0; i < ss->n; i++) {
+		for (w = 0; w < (ss->nsyms[i] + 63) / 64; w++)
+			total += (uint64_t)__builtin_popcountll(ss->bits[i][w]);
+		free(ss->bits[i]);
+	}
+	return total;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* RELATIVE offsets of REL/RELA tables, kept to price SHT_RELR packing. */
+struct offsets {
+	uint64_t *v;
+	size_t n, cap;
+};
+
+static int offsets_push(struct offsets *o, uint64_t off)
+{
+	if (o->n == o->cap) {
+		size_t cap = o->cap ? o->cap * 2 : 1024;
+		uint64_t *v = realloc(o->v, cap * sizeof(*v));
+
+		if (!v)
+			return -EP_ENOMEM;
+		o->v = v;
+		o->cap = cap;
+	}
+	o->v[o->n++] = off;
+	return 0;
+}
+
+static int count_dynamic(const struct ep_image *img, const struct ep_relsec *rs,
+			 const struct ep_rel *r, size_t n, struct ep_dyn_stats *dyn,
+			 struct offsets *rel_offsets)
+{
+	unsigned int ws = img->ehdr.e_ident[EI_CLASS] == ELFCLASS32 ? 4 : 8;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		enum ep_dynkind k = ep_dynkind_of(img->ehdr.e_machine, r[i].r_type);
+
+		dyn->by_kind[k]++;
+		if (k != EP_DYN_RELATIVE || rs->kind == EP_RELKIND_RELR)
+			continue;
+		dyn->relative_in_rel++;
+		dyn->relative_in_rel_bytes += img->sections[rs->index].shdr.sh_entsize;
+		/* SHT_RELR can only describe word-aligned places. */
+		if (r[i].r_offset % ws == 0 && offsets_push(rel_offsets, r[i].r_offset))
+			return -EP_ENOMEM;
+	}
+	return 0;
+}
+
+static void price_relr(const struct ep_image *img, struct ep_dyn_stats *dyn, struct offsets *o)
+{
+	unsigned int ws = img->ehdr.e_ident[EI_CLASS] == ELFCLASS32 ? 4 : 8;
+	size_t i, k = 0;
+	uint64_t entsize = 0;
+
+	if (dyn->relative_in_rel)
+		entsize = dyn->relative_in_rel_bytes / dyn->relative_in_rel;
+	qsort(o->v, o->n, sizeof(*o->v), cmp_u64);
+	for (i = 0; i < o->n; i++)	/* one place relocated twice packs once */
+		if (k == 0 || o->v[i] != o->v[k - 1])
+			o->v[k++] = o->v[i];
+	dyn->relr_packable = o->n;
+	dyn->relr_packed_bytes = ep_relr_encoded_size(o->v, k, ws);
+	dyn->relr_savings_bytes = (int64_t)(o->n * entsize) - (int64_t)dyn->relr_packed_bytes;
+}
+
+static int stats_section(struct ep_image *img, size_t idx, struct ep_relsec_stats *s,
+			 struct seen_set *seen, size_t nseen_max, struct ep_file_stats *fs,
+			 struct offsets *rel_offsets, struct ep_error *err)
+{
+	struct ep_rel buf[1024];
+	struct ep_rel_cursor cur = { 0 };
+	struct ep_relsec rs;
+	uint64_t *bits;
+	ssize_t got;
+	int rc;
+
+	rc = ep_relsec_open(img, idx, &rs, err);
+	if (rc)
+		return rc;
+	s->index = idx;
+	s->name = img->sections[idx].name;
+	s->kind = rs.kind;
+	s->entries = rs.entries;
+	s->relocations = rs.count;
+	s->target = rs.target;
+	s->target_name = rs.target ? img->sections[rs.target].name : "";
+	s->target_exec = ep_section_is_exec(img, rs.target);
+	s->symtab = rs.symtab.index;
+	s->dynamic = img->sections[idx].shdr.sh_flags & SHF_ALLOC;
+	s->bytes = img->sections[idx].shdr.sh_size;
+	bits = seen_for(seen, &rs.symtab, nseen_max);
+
+	while ((got = ep_relsec_next(&rs, &cur, buf, 1024, err)) > 0) {
+		if (ep_stats_count(s, buf, (size_t)got, &rs.symtab, bits))
+			goto nomem;
+		if (fs->linked && (s->dynamic || rs.kind == EP_RELKIND_RELR) &&
+		    count_dynamic(img, &rs, buf, (size_t)got, &fs->dyn, rel_offsets))
+			goto nomem;
+	}
+	if (got < 0)
+		return (int)got;
+	if (rs.kind == EP_RELKIND_RELR && fs->linked) {
+		fs->dyn.relr_present += rs.count;
+		fs->dyn.relr_present_bytes += s->bytes;
+	}
+	return 0;
+nomem:
+	return ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
+}
+
+int ep_stats_file(struct ep_image *img, struct ep_file_stats *fs, struct ep_error *err)
+{
+	struct offsets rel_offsets = { 0 };
+	struct seen_set seen = { 0 };
+	size_t i, nrel = 0, c;
+	int rc = 0;
+
+	memset(fs, 0, sizeof(*fs));
+	fs->kernel_module = ep_image_is_kernel_module(img);
+	fs->linked = img->ehdr.e_type == ET_EXEC || img->ehdr.e_type == ET_DYN;
+	ep_sizes_of(img, &fs->sizes);
+	for (i = 1; i < img->shnum; i++)
+		nrel += ep_is_relsec(&img->sections[i].shdr);
+	if (nrel == 0)
+		return 0;
+	fs->secs = calloc(nrel, sizeof(*fs->secs));
+	seen.symtab = calloc(nrel, sizeof(size_t));
+	seen.nsyms = calloc(nrel, sizeof(size_t));
+	seen.bits = calloc(nrel, sizeof(uint64_t *));
+	if (!fs->secs || !seen.symtab || !seen.nsyms || !seen.bits) {
+		rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
+		goto out;
+	}
+	for (i = 1; i < img->shnum && rc == 0; i++) {
+		struct ep_relsec_stats *s;
+
+		if (!ep_is_relsec(&img->sections[i].shdr))
+			continue;
+		s = &fs->secs[fs->nsecs++];
+		rc = stats_section(img, i, s, &seen, nrel, fs, &rel_offsets, err);
+		if (rc)
+			break;
+		fs->relocations += s->relocations;
+		for (c = 0; c < EP_SYM_NCLASS; c++)
+			fs->by_symclass[c] += s->by_symclass[c];
+		if (ep_type_counts_merge(&fs->types, &s->types))
+			rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
+	}
+	if (rc == 0 && fs->linked)
+		price_relr(img, &fs->dyn, &rel_offsets);
+out:
+	fs->distinct_symbols = seen_total(&seen);
+	free(seen.symtab);
+	free(seen.nsyms);
+	free(seen.bits);
+	free(rel_offsets.v);
+	return rc;
+}
+
+void ep_stats_free(struct ep_file_stats *fs)
+{
+	size_t i;
+
+	for (i = 0; i < fs->nsecs; i++)
+		ep_type_counts_free(&fs->secs[i].types);
+	free(fs->secs);
+	ep_type_counts_free(&fs->types);
+	memset(fs, 0, sizeof(*fs));
+}

@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef ELFPLT_STATS_H
+#define ELFPLT_STATS_H
+
+/*
+ * Relocation statistics for `elfplt stats`.  The counting functions take
+ * normalised relocations (struct ep_rel) and plain numbers, so tests drive
+ * them without files; ep_stats_file() walks one image and feeds them.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/elf.h"
+#include "lib/reloc.h"
+
+/* Relocation types below this are counted in a flat array; others in a list. */
+#define EP_TYPE_DENSE 1024
+
+/* Counts by r_type: what a relocation table holds of each type. */
+struct ep_type_counts {
+	uint64_t dense[EP_TYPE_DENSE];
+	struct ep_type_count *sparse;	/* r_type >= EP_TYPE_DENSE */
+	size_t nsparse;
+	size_t capsparse;
+};
+
+struct ep_type_count {
+	uint32_t r_type;
+	uint64_t count;		/* relocations */
+};
+
+/* Add n relocations of r_type.  Returns 0, or -EP_ENOMEM. */
+int ep_type_counts_add(struct ep_type_counts *tc, uint32_t r_type, uint64_t n);
+
+/* dst += src.  Returns 0, or -EP_ENOMEM. */
+int ep_type_counts_merge(struct ep_type_counts *dst, const struct ep_type_counts *src);
+
+/*
+ * The non-zero counts as a new array (free() it) sorted by count, largest
+ * first, ties by r_type; *n gets its length.  Returns NULL only when out of
+ * memory (with *n 0 there is nothing to free, and the result may be NULL).
+ */
+struct ep_type_count *ep_type_counts_sorted(const struct ep_type_counts *tc, size_t *n);
+
+/* Free the sparse list; tc stays usable (empty sparse part). */
+void ep_type_counts_free(struct ep_type_counts *tc);
+
+/* What a relocation's symbol is, relative to the section it relocates. */
+enum ep_symclass {
+	EP_SYM_NONE,		/* r_sym 0: no symbol */
+	EP_SYM_UNDEF,		/* st_shndx SHN_UNDEF */
+	EP_SYM_SAME_SECTION,	/* defined in the relocation's target section */
+	EP_SYM_OTHER_SECTION,	/* defined in another section */
+	EP_SYM_ABS_COMMON,	/* SHN_ABS, SHN_COMMON or another reserved index */
+	EP_SYM_NCLASS
+};
+
+/* JSON/text key of a class: "none", "undefined", "same_section", ... */
+const char *ep_symclass_name(enum ep_symclass c);
+
+/*
+ * Class of a relocation with symbol r_sym whose st_shndx (SHN_XINDEX
+ * resolved) is sym_shndx, in a relocation section whose sh_info is target.
+ */
+enum ep_symclass ep_symclass_of(uint32_t r_sym, uint32_t sym_shndx, size_t target);
+
+/*
+ * The dynamic relocation kinds of linked files, by the psABI name's suffix
+ * (R_X86_64_JUMP_SLOT and R_PPC64_JMP_SLOT are both JUMP_SLOT).
+ */
+enum ep_dynkind {
+	EP_DYN_RELATIVE,
+	EP_DYN_GLOB_DAT,
+	EP_DYN_JUMP_SLOT,
+	EP_DYN_IRELATIVE,
+	EP_DYN_OTHER,
+	EP_DYN_NKIND
+};
+
+/* "relative", "glob_dat", "jump_slot", "irelative", "other". */
+const char *ep_dynkind_name(enum ep_dynkind k);
+
+/* Kind of r_type on e_machine. */
+enum ep_dynkind ep_dynkind_of(unsigned int e_machine, uint32_t r_type);
+
+/* One relocation section of a file. */
+struct ep_relsec_stats {
+	size_t index;
+	const char *name;	/* points into the image */
+	enum ep_relkind kind;
+	uint64_t entries;	/* table entries (RELR: words) */
+	uint64_t relocations;	/* relocations (RELR: decoded; else = entries) */
+	size_t target;		/* sh_info; 0 for none */
+	const char *target_name;	/* "" when target is 0 */
+	bool target_exec;	/* target has SHF_EXECINSTR */
+	size_t symtab;		/* sh_link */
+	bool dynamic;		/* SHF_ALLOC: applied by the dynamic loader */
+	uint64_t bytes;		/* sh_size */
+	struct ep_type_counts types;
+	uint64_t by_symclass[EP_SYM_NCLASS];
+};
+
+/* Dynamic relocations of an ET_EXEC/ET_DYN file (SHF_ALLOC sections). */
+struct ep_dyn_stats {
+	uint64_t by_kind[EP_DYN_NKIND];	/* relocations */
+	uint64_t relative_in_rel;	/* RELATIVE entries in REL/RELA tables */
+	uint64_t relative_in_rel_bytes;	/* bytes those entries take */
+	uint64_t relr_packable;		/* of those, at word-aligned places */
+	uint64_t relr_packed_bytes;	/* bytes SHT_RELR would take for them */
+	int64_t relr_savings_bytes;	/* packable entries' bytes - packed bytes */
+	uint64_t relr_present;		/* relocations already in SHT_RELR */
+	uint64_t relr_present_bytes;	/* sh_size of the SHT_RELR sections */
+};
+
+/* Sizes the way size(1)'s Berkeley format sums SHF_ALLOC sections, bytes. */
+struct ep_sizes {
+	uint64_t text;		/* executable or read-only */
+	uint64_t data;		/* writable with contents */
+	uint64_t bss;		/* writable SHT_NOBITS */
+};
+
+/* Everything `elfplt stats` reports for one file. */
+struct ep_file_stats {
+	bool kernel_module;
+	uint64_t relocations;	/* all relocation sections */
+	struct ep_relsec_stats *secs;
+	size_t nsecs;
+	struct ep_type_counts types;
+	uint64_t by_symclass[EP_SYM_NCLASS];
+	uint64_t distinct_symbols;	/* symbols referenced, per symbol table, summed */
+	bool linked;		/* ET_EXEC or ET_DYN: dyn is filled */
+	struct ep_dyn_stats dyn;
+	struct ep_sizes sizes;
+};
+
+/*
+ * Sizes of img's SHF_ALLOC sections as binutils size(1) -B sums them:
+ * executable or not writable -> text; writable with contents -> data;
+ * writable SHT_NOBITS -> bss.
+ */
+void ep_sizes_of(const struct ep_image *img, struct ep_sizes *sz);
+
+/*
+ * Count relocations r[0..n) of one section into s: by type, and by symbol
+ * class using st, the section's symbol table (empty when sh_link is 0; every
+ * r_sym is then 0, which ep_relsec_next() has checked).  Marks each
+ * referenced symbol's bit in seen (a bitmap of st->count bits, or NULL).
+ * Returns 0 or -EP_ENOMEM.
+ */
+int ep_stats_count(struct ep_relsec_stats *s, const struct ep_rel *r, size_t n,
+		   const struct ep_symtab *st, uint64_t *seen);
+
+/*
+ * Compute fs for img.  Returns 0, or a negative ep_errcode with err filled
+ * from ep_relsec_open()/ep_relsec_next() (a malformed relocation section
+ * makes the whole file fail: its counts would be wrong) or EP_ENOMEM.
+ */
+int ep_stats_file(struct ep_image *img, struct ep_file_stats *fs, struct ep_error *err);
+
+/* Free what ep_stats_file() allocated. */
+void ep_stats_free(struct ep_file_stats *fs);
+
+#endif
