@@ -1,0 +1,64 @@
+# Shared helpers for the shell tests; sourced, not run.
+#
+# Environment (set by the Makefile's AM_TESTS_ENVIRONMENT): top_srcdir,
+# top_builddir, ELFPLT (the binary), YAML2OBJ, READELF, JQ ("no" if missing).
+# Each test exits 0 (pass), 1 (fail) or 77 (skipped, with the reason).
+
+set -u
+: "${top_srcdir:?run the tests through make check}"
+FIXTURES=$top_srcdir/tests/fixtures
+T=$(mktemp -d "${TMPDIR:-/tmp}/elfplt-test.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+nfail=0
+
+skip() {
+	echo "SKIP: $*"
+	exit 77
+}
+
+# need TOOL...: skip unless each tool variable names a program.
+need() {
+	for v in "$@"; do
+		eval "p=\${$v:-no}"
+		[ "$p" != no ] && [ -n "$p" ] || skip "$v not found (./bootstrap --deps installs it)"
+	done
+}
+
+# fail MESSAGE: record a failure and go on, so one run shows every mismatch.
+fail() {
+	echo "FAIL: $*"
+	nfail=$((nfail + 1))
+}
+
+# check DESCRIPTION EXPECTED ACTUAL
+check() {
+	if [ "$2" = "$3" ]; then
+		echo "ok: $1 = $2"
+	else
+		fail "$1: expected '$2', got '$3'"
+	fi
+}
+
+# fixture NAME: build tests/fixtures/NAME.yaml with yaml2obj; prints the path.
+fixture() {
+	need YAML2OBJ
+	"$YAML2OBJ" "$FIXTURES/$1.yaml" -o "$T/$1" || {
+		echo "FAIL: yaml2obj could not build $1.yaml" >&2
+		exit 1
+	}
+	echo "$T/$1"
+}
+
+# jqr FILE FILTER: one raw value from a JSON file.
+jqr() {
+	"$JQ" -r "$2" "$1"
+}
+
+# done_testing: exit 1 if any check failed.
+done_testing() {
+	if [ "$nfail" -ne 0 ]; then
+		echo "$nfail check(s) failed"
+		exit 1
+	fi
+	exit 0
+}
