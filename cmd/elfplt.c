@@ -13,6 +13,7 @@
 
 static const struct ep_cmd *const commands[] = {
 	&ep_cmd_stats,
+	&ep_cmd_plt,
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
