@@ -14,6 +14,8 @@
 static const struct ep_cmd *const commands[] = {
 	&ep_cmd_stats,
 	&ep_cmd_plt,
+	&ep_cmd_load,
+	&ep_cmd_load_child,
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

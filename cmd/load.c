@@ -1,0 +1,766 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * elfplt load: what bringing the chosen sections in by read-copy, by mmap
+ * and by binutils' hybrid rule costs, in time, page faults and resident
+ * memory.  Every run of every mode is a fresh process (this binary, exec'd
+ * again as the hidden "__load-child" command), so it inherits nothing from
+ * this one, and an empty child measured the same way is subtracted.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cmd/elfplt.h"
+#include "lib/load.h"
+#include "lib/report.h"
+
+#define CHILD_CMD "__load-child"
+#define REPEAT_MAX 1000
+
+/* The figures of one run; baseline-subtracted ones say so in metrics[]. */
+enum metric {
+	M_WALL, M_USER, M_SYS, M_MINFLT, M_MAJFLT, M_HWM, M_ANON, M_FILE, M_COPIED, M_THRU,
+	NMETRICS
+};
+
+struct metric_info {
+	const char *key;	/* JSON key */
+	const char *label;	/* text row */
+	const char *child_key;	/* in the child's JSON; NULL: computed */
+	double scale;		/* child unit -> report unit */
+	bool real;		/* seconds: a JSON real; milliseconds in text */
+	bool lower_better;	/* improvement = (read - mode) / read */
+	double floor;		/* read's median below this (report unit) is noise: no % */
+};
+
+static const struct metric_info metrics[NMETRICS] = {
+	/*
+	 * The floors: user and system time are charged in scheduler ticks (1 to
+	 * 10 ms), wall time below 100 us is mostly exec noise, and a run that
+	 * touches nothing still differs from the empty child by a few faults and
+	 * a few dozen KiB of library pages.
+	 */
+	[M_WALL] = { "wall_s", "wall time (ms)", "wall_ns", 1e-9, true, true, 1e-4 },
+	[M_USER] = { "user_s", "user time (ms)", "user_us", 1e-6, true, true, 1e-2 },
+	[M_SYS] = { "sys_s", "system time (ms)", "sys_us", 1e-6, true, true, 1e-2 },
+	[M_MINFLT] = { "minor_faults", "minor faults", "minor_faults", 1, false, true, 16 },
+	[M_MAJFLT] = { "major_faults", "major faults", "major_faults", 1, false, true, 16 },
+	[M_HWM] = { "peak_rss_kib", "peak RSS (KiB)", "vm_hwm_kib", 1, false, true, 256 },
+	[M_ANON] = { "rss_anon_kib", "  anonymous (KiB)", "rss_anon_kib", 1, false, true, 256 },
+	[M_FILE] = { "rss_file_kib", "  file-backed (KiB)", "rss_file_kib", 1, false, true,
+		     256 },
+	[M_COPIED] = { "bytes_copied", "bytes copied", "bytes_copied", 1, false, true, 1 },
+	[M_THRU] = { "copy_bytes_per_s", "copy throughput (MiB/s)", NULL, 1, true, false, 0 },
+};
+
+/* The modes in the order each repetition runs them; NONE is the baseline. */
+static const enum ep_load_mode run_order[] = { EP_LOAD_NONE, EP_LOAD_READ, EP_LOAD_MMAP,
+					       EP_LOAD_HYBRID };
+#define NMODES 4
+
+struct sample {
+	double v[NMETRICS];
+	uint64_t bytes_loaded;
+	char checksum[24];
+};
+
+struct cold_state {
+	bool requested;
+	uint64_t drops;			/* times the whole input set was dropped */
+	uint64_t file_pages;		/* pages of all inputs */
+	uint64_t resident_max;		/* most pages still resident after a drop */
+	uint64_t resident_first;	/* resident after the first drop */
+};
+
+struct load_run {
+	struct ep_global *g;
+	enum ep_section_set set;
+	unsigned int repeat;
+	struct ep_load_plan plan;
+	json_t *doc, *files;
+	uint64_t nfailed;
+	int plan_fd;
+	struct sample *samples[NMODES];	/* [mode][repetition] */
+	struct cold_state cold;
+	uint64_t timer_res_ns;
+};
+
+/* --- the child ------------------------------------------------------------- */
+
+static int read_all(int fd, char **buf, size_t *len)
+{
+	size_t cap = 65536;
+	char *b = malloc(cap), *nb;
+	ssize_t n;
+
+	*len = 0;
+	if (!b)
+		return -1;
+	for (;;) {
+		if (*len == cap) {
+			nb = realloc(b, cap * 2);
+			if (!nb)
+				goto fail;
+			b = nb;
+			cap *= 2;
+		}
+		n = read(fd, b + *len, cap - *len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			goto fail;
+		if (n == 0)
+			break;
+		*len += (size_t)n;
+	}
+	*buf = b;
+	return 0;
+fail:
+	free(b);
+	return -1;
+}
+
+static json_t *child_json(enum ep_load_mode mode, uint64_t wall_ns, const struct ep_proc_usage *u,
+			  const struct ep_load_result *r)
+{
+	char sum[24];
+
+	snprintf(sum, sizeof(sum), "%016" PRIx64, r->checksum);
+	return json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I,"
+			 " s:I, s:s}",
+			 "mode", ep_load_mode_name(mode), "wall_ns", (json_int_t)wall_ns,
+			 "user_us", (json_int_t)u->user_us, "sys_us", (json_int_t)u->sys_us,
+			 "minor_faults", (json_int_t)u->minor_faults, "major_faults",
+			 (json_int_t)u->major_faults, "vm_hwm_kib", (json_int_t)u->vm_hwm_kib,
+			 "rss_anon_kib", (json_int_t)u->rss_anon_kib, "rss_file_kib",
+			 (json_int_t)u->rss_file_kib, "sections_read",
+			 (json_int_t)r->sections_read, "sections_mapped",
+			 (json_int_t)r->sections_mapped, "sections_decoded",
+			 (json_int_t)r->sections_decoded, "bytes_loaded",
+			 (json_int_t)r->bytes_loaded, "bytes_copied", (json_int_t)r->bytes_copied,
+			 "bytes_decoded", (json_int_t)r->bytes_decoded, "checksum", sum);
+}
+
+/*
+ * elfplt __load-child --mode=MODE: the plan on standard input, one JSON
+ * object on standard output.  Everything is measured before the JSON is
+ * built, so its allocations are not in the figures.
+ */
+static int cmd_load_child(int argc, char **argv, struct ep_global *g)
+{
+	struct ep_load_plan plan = { 0 };
+	struct ep_load_held *held = NULL;
+	struct ep_load_result res;
+	struct ep_error err = { 0 };
+	struct ep_proc_usage u;
+	enum ep_load_mode mode;
+	uint64_t t0, t1;
+	json_t *out;
+	size_t len;
+	char *buf;
+	int rc;
+
+	(void)g;
+	if (argc != 2 || strncmp(argv[1], "--mode=", 7) != 0 ||
+	    ep_load_mode_parse(argv[1] + 7, &mode) != 0)
+		return ep_usage_error(NULL, CHILD_CMD " is internal to 'elfplt load'");
+	if (read_all(0, &buf, &len) != 0) {
+		fprintf(stderr, "elfplt: " CHILD_CMD ": cannot read the plan: %s\n",
+			strerror(errno));
+		return EP_EXIT_FAILED;
+	}
+	rc = ep_load_plan_decode(&plan, buf, len, &err);
+	free(buf);
+	if (rc)
+		goto fail;
+
+	t0 = ep_monotonic_ns();
+	rc = ep_load_run(&plan, mode, &res, &held, &err);
+	t1 = ep_monotonic_ns();
+	if (rc)
+		goto fail;
+	/* Measured while everything is still held: RssAnon/RssFile are the peak's split. */
+	rc = ep_proc_usage_self(&u, &err);
+	if (rc)
+		goto fail;
+
+	out = child_json(mode, t1 - t0, &u, &res);
+	rc = !out || json_dumpf(out, stdout, JSON_COMPACT) != 0 || fflush(stdout) != 0;
+	json_decref(out);
+	ep_load_release(held);
+	ep_load_plan_free(&plan);
+	return rc ? EP_EXIT_FAILED : EP_EXIT_OK;
+fail:
+	fprintf(stderr, "elfplt: %s\n", err.message);
+	ep_load_release(held);
+	ep_load_plan_free(&plan);
+	return EP_EXIT_FAILED;
+}
+
+const struct ep_cmd ep_cmd_load_child = { CHILD_CMD, cmd_load_child,
+					  "internal: one measured run of elfplt load", true };
+
+/* --- the parent: running children -------------------------------------------- */
+
+static int parse_child(const char *text, size_t len, enum ep_load_mode mode, struct sample *s)
+{
+	json_error_t jerr;
+	json_t *o = json_loadb(text, len, 0, &jerr), *v;
+	int m, rc = -1;
+
+	if (!o)
+		return -1;
+	v = json_object_get(o, "mode");
+	if (!json_is_string(v) || strcmp(json_string_value(v), ep_load_mode_name(mode)) != 0)
+		goto out;
+	for (m = 0; m < NMETRICS; m++) {
+		if (!metrics[m].child_key)
+			continue;
+		v = json_object_get(o, metrics[m].child_key);
+		if (!json_is_integer(v))
+			goto out;
+		s->v[m] = (double)json_integer_value(v) * metrics[m].scale;
+	}
+	v = json_object_get(o, "bytes_loaded");
+	if (!json_is_integer(v))
+		goto out;
+	s->bytes_loaded = (uint64_t)json_integer_value(v);
+	v = json_object_get(o, "checksum");
+	if (!json_is_string(v))
+		goto out;
+	snprintf(s->checksum, sizeof(s->checksum), "%s", json_string_value(v));
+	rc = 0;
+out:
+	json_decref(o);
+	return rc;
+}
+
+/* Run one child in mode and fill s.  Returns 0, or -1 after a message. */
+static int run_child(struct load_run *run, enum ep_load_mode mode, struct sample *s)
+{
+	char arg[32], *text = NULL;
+	int pfd[2], wstatus, rc = -1;
+	size_t len = 0;
+	pid_t pid;
+
+	snprintf(arg, sizeof(arg), "--mode=%s", ep_load_mode_name(mode));
+	if (pipe2(pfd, O_CLOEXEC) != 0) {
+		fprintf(stderr, "elfplt: load: pipe: %s\n", strerror(errno));
+		return -1;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "elfplt: load: fork: %s\n", strerror(errno));
+		close(pfd[0]);
+		close(pfd[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		/* dup2() clears close-on-exec on the copies; the originals close. */
+		if (dup2(run->plan_fd, 0) < 0 || lseek(0, 0, SEEK_SET) != 0 ||
+		    dup2(pfd[1], 1) < 0)
+			_exit(127);
+		execl("/proc/self/exe", "elfplt", CHILD_CMD, arg, (char *)NULL);
+		fprintf(stderr, "elfplt: load: cannot run /proc/self/exe: %s\n", strerror(errno));
+		_exit(127);
+	}
+	close(pfd[1]);
+	if (read_all(pfd[0], &text, &len) != 0) {
+		fprintf(stderr, "elfplt: load: reading from the %s child: %s\n",
+			ep_load_mode_name(mode), strerror(errno));
+		text = NULL;
+	}
+	close(pfd[0]);
+	while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0)
+		fprintf(stderr, "elfplt: load: the %s child failed (%s %d)\n",
+			ep_load_mode_name(mode), WIFEXITED(wstatus) ? "exit status" : "signal",
+			WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : WTERMSIG(wstatus));
+	else if (!text || parse_child(text, len, mode, s) != 0)
+		fprintf(stderr, "elfplt: load: the %s child's report does not parse\n",
+			ep_load_mode_name(mode));
+	else
+		rc = 0;
+	free(text);
+	return rc;
+}
+
+/* Drop every input from the page cache and count what stayed.  -1 after a message. */
+static int drop_cache(struct load_run *run)
+{
+	struct ep_error err = { 0 };
+	uint64_t resident = 0, total = 0;
+	size_t i;
+
+	for (i = 0; i < run->plan.nfiles; i++) {
+		uint64_t r, t;
+
+		if (ep_cache_drop(run->plan.files[i].path, &r, &t, &err)) {
+			fprintf(stderr, "elfplt: %s\n", err.message);
+			return -1;
+		}
+		resident += r;
+		total += t;
+	}
+	if (run->cold.drops == 0)
+		run->cold.resident_first = resident;
+	run->cold.drops++;
+	run->cold.file_pages = total;
+	if (resident > run->cold.resident_max)
+		run->cold.resident_max = resident;
+	return 0;
+}
+
+static int make_plan_fd(struct load_run *run)
+{
+	struct ep_error err = { 0 };
+	size_t len, done = 0;
+	char *buf;
+	int fd;
+
+	if (ep_load_plan_encode(&run->plan, &buf, &len, &err)) {
+		fprintf(stderr, "elfplt: %s\n", err.message);
+		return -1;
+	}
+	/* A memory file every child reads from the start: no pipe to keep fed. */
+	fd = memfd_create("elfplt-load-plan", MFD_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "elfplt: load: memfd_create: %s\n", strerror(errno));
+		free(buf);
+		return -1;
+	}
+	while (done < len) {
+		ssize_t n = write(fd, buf + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			fprintf(stderr, "elfplt: load: writing the plan: %s\n", strerror(errno));
+			close(fd);
+			free(buf);
+			return -1;
+		}
+		done += (size_t)n;
+	}
+	free(buf);
+	run->plan_fd = fd;
+	return 0;
+}
+
+/* All repetitions, modes interleaved.  Returns 0, or -1 after a message. */
+static int measure(struct load_run *run)
+{
+	struct ep_load_totals t;
+	unsigned int r, m;
+	const char *sum0 = NULL;
+
+	ep_load_plan_totals(&run->plan, &t);
+	for (m = 0; m < NMODES; m++) {
+		run->samples[m] = calloc(run->repeat, sizeof(struct sample));
+		if (!run->samples[m]) {
+			fprintf(stderr, "elfplt: load: out of memory\n");
+			return -1;
+		}
+	}
+	for (r = 0; r < run->repeat; r++) {
+		for (m = 0; m < NMODES; m++) {
+			struct sample *s = &run->samples[m][r];
+			enum ep_load_mode mode = run_order[m];
+
+			if (run->cold.requested && mode != EP_LOAD_NONE && drop_cache(run))
+				return -1;
+			if (run_child(run, mode, s))
+				return -1;
+			if (mode == EP_LOAD_NONE)
+				continue;
+			/* Every mode must have read the same bytes, and all of them. */
+			if (s->bytes_loaded != t.bytes) {
+				fprintf(stderr, "elfplt: load: the %s child loaded %" PRIu64
+					" bytes, not %" PRIu64 "\n", ep_load_mode_name(mode),
+					s->bytes_loaded, t.bytes);
+				return -1;
+			}
+			if (!sum0) {
+				sum0 = s->checksum;
+			} else if (strcmp(sum0, s->checksum) != 0) {
+				fprintf(stderr, "elfplt: load: checksums differ between runs (%s, %s):"
+					" did an input change during the measurement?\n", sum0,
+					s->checksum);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* --- statistics and the report ------------------------------------------------ */
+
+/* Summary of metric k of mode index m, baseline-subtracted unless m is the baseline. */
+static struct ep_summary summary(const struct load_run *run, unsigned int m, int k)
+{
+	double v[REPEAT_MAX], base[REPEAT_MAX], base_median = 0;
+	unsigned int r, n = run->repeat;
+
+	if (m != 0 && k != M_THRU) {
+		for (r = 0; r < n; r++)
+			base[r] = run->samples[0][r].v[k];
+		base_median = ep_summarize(base, n).median;
+	}
+	for (r = 0; r < n; r++) {
+		const struct sample *s = &run->samples[m][r];
+
+		if (k == M_THRU) {
+			double wall = s->v[M_WALL];
+
+			v[r] = wall > 0 ? s->v[M_COPIED] / wall : 0;
+		} else {
+			v[r] = s->v[k] - base_median;
+		}
+	}
+	return ep_summarize(v, n);
+}
+
+/* Improvement of mode over read for a lower-is-better metric, in %; NAN if none. */
+static double improvement(const struct load_run *run, unsigned int m, int k)
+{
+	double read = summary(run, 1, k).median, x = summary(run, m, k).median;
+
+	if (!metrics[k].lower_better || read < metrics[k].floor)
+		return NAN;
+	return 100.0 * (read - x) / read;
+}
+
+static json_t *json_number(double x, bool real)
+{
+	if (!real && x == floor(x) && fabs(x) < 9e15)
+		return json_integer((json_int_t)x);
+	return json_real(x);
+}
+
+static json_t *json_figure(struct ep_summary s, bool real)
+{
+	return json_pack("{s:o, s:o, s:o}", "median", json_number(s.median, real), "min",
+			 json_number(s.min, real), "max", json_number(s.max, real));
+}
+
+static json_t *json_mode(const struct load_run *run, unsigned int m)
+{
+	json_t *o = json_pack("{s:s, s:i}", "mode", ep_load_mode_name(run_order[m]), "repeat",
+			      (int)run->repeat);
+	json_t *vs = json_object();
+	int k;
+
+	for (k = 0; k < NMETRICS; k++) {
+		double imp;
+
+		if (m == 0 && k == M_THRU)
+			continue;
+		json_object_set_new(o, metrics[k].key,
+				    json_figure(summary(run, m, k), metrics[k].real));
+		if (m == 0)
+			continue;
+		imp = improvement(run, m, k);
+		json_object_set_new(vs, metrics[k].key, isnan(imp) ? json_null() : json_real(imp));
+	}
+	if (m == 0)
+		json_decref(vs);
+	else
+		json_object_set_new(o, "vs_read_pct", vs);
+	return o;
+}
+
+static void report_json(struct load_run *run, const struct ep_load_totals *t)
+{
+	json_t *doc = run->doc, *modes = json_array();
+	bool achieved = run->cold.requested && run->cold.resident_max == 0;
+	unsigned int m;
+
+	json_object_set_new(
+		doc, "inputs",
+		json_pack("{s:I, s:I, s:I, s:s, s:I, s:{s:I, s:I, s:I}, s:{s:I, s:I, s:I, s:I}}",
+			  "files", (json_int_t)t->files, "sections", (json_int_t)t->sections,
+			  "bytes", (json_int_t)t->bytes, "section_set",
+			  ep_section_set_name(run->set), "files_failed",
+			  (json_int_t)run->nfailed, "hybrid", "threshold_bytes",
+			  (json_int_t)run->plan.threshold, "mapped_sections",
+			  (json_int_t)t->mapped_sections, "mapped_bytes",
+			  (json_int_t)t->mapped_bytes, "compressed", "files",
+			  (json_int_t)t->compressed_files, "sections",
+			  (json_int_t)t->compressed_sections, "bytes",
+			  (json_int_t)t->compressed_bytes, "decoded_bytes",
+			  (json_int_t)t->decoded_bytes));
+	for (m = 1; m < NMODES; m++)
+		json_array_append_new(modes, json_mode(run, m));
+	json_object_set_new(doc, "modes", modes);
+	json_object_set_new(doc, "baseline", json_mode(run, 0));
+	json_object_set_new(doc, "cold",
+			    json_pack("{s:b, s:o, s:I, s:I, s:I}", "requested", run->cold.requested,
+				      "achieved", run->cold.requested ? json_boolean(achieved)
+								      : json_null(),
+				      "drops", (json_int_t)run->cold.drops, "file_pages",
+				      (json_int_t)run->cold.file_pages, "resident_pages_max",
+				      (json_int_t)run->cold.resident_max));
+	json_object_set_new(doc, "checksum", json_string(run->samples[1][0].checksum));
+	json_object_set_new(doc, "timer_resolution_ns", json_integer((json_int_t)run->timer_res_ns));
+	json_object_update(json_object_get(doc, "totals"),
+			   json_pack("{s:I, s:I, s:I, s:I}", "files", (json_int_t)t->files,
+				     "files_failed", (json_int_t)run->nfailed, "sections",
+				     (json_int_t)t->sections, "bytes", (json_int_t)t->bytes));
+}
+
+static void format_value(char *buf, size_t size, int k, double x)
+{
+	if (k == M_THRU)
+		snprintf(buf, size, "%.1f", x / (1024.0 * 1024.0));
+	else if (metrics[k].real)
+		snprintf(buf, size, "%.3f", x * 1e3);
+	else
+		snprintf(buf, size, "%.0f", x);
+}
+
+static void cell_figure(struct ep_table *tab, int k, struct ep_summary s)
+{
+	char med[32], lo[32], hi[32];
+
+	format_value(med, sizeof(med), k, s.median);
+	format_value(lo, sizeof(lo), k, s.min);
+	format_value(hi, sizeof(hi), k, s.max);
+	ep_table_cell(tab, "%s [%s..%s]", med, lo, hi);
+}
+
+static void report_text(struct load_run *run, const struct ep_load_totals *t)
+{
+	static const char *const hdr[] = { "median [min..max]", "read", "mmap", "hybrid",
+					   "mmap vs read" };
+	FILE *out = run->g->out;
+	struct ep_table *tab;
+	unsigned int m;
+	int k;
+
+	fprintf(out, "elfplt load: %" PRIu64 " files, %" PRIu64 " sections (--sections=%s), %"
+		PRIu64 " bytes", t->files, t->sections, ep_section_set_name(run->set), t->bytes);
+	if (run->nfailed)
+		fprintf(out, "; %" PRIu64 " files failed and are left out", run->nfailed);
+	fprintf(out, "\n  hybrid: maps %" PRIu64 " of them (%" PRIu64 " bytes) of at least %" PRIu64
+		" bytes, reads the others\n", t->mapped_sections, t->mapped_bytes,
+		run->plan.threshold);
+	if (t->compressed_files)
+		fprintf(out, "  %" PRIu64 " compressed files (%" PRIu64 " sections, %" PRIu64
+			" bytes; %" PRIu64 " bytes decoded): decoded into memory in every mode,"
+			" mmap cannot help them\n", t->compressed_files, t->compressed_sections,
+			t->compressed_bytes, t->decoded_bytes);
+	if (!run->cold.requested)
+		fputs("  page cache: warm (--cold not given)\n", out);
+	else if (run->cold.resident_max == 0)
+		fprintf(out, "  page cache: cold: dropped before each of %" PRIu64
+			" runs, mincore found 0 of %" PRIu64 " pages resident\n", run->cold.drops,
+			run->cold.file_pages);
+	else
+		fprintf(out, "  page cache: cold requested but NOT achieved: up to %" PRIu64
+			" of %" PRIu64 " pages stayed resident after POSIX_FADV_DONTNEED;"
+			" major faults mean little\n", run->cold.resident_max, run->cold.file_pages);
+	fprintf(out, "  %u runs per mode, interleaved; the empty child's median subtracted;"
+		" timer resolution %" PRIu64 " ns\n\n", run->repeat, run->timer_res_ns);
+
+	tab = ep_table_new(5, hdr, "lrrrr");
+	for (k = 0; tab && k < NMETRICS; k++) {
+		double imp = improvement(run, 2, k);
+
+		ep_table_row(tab);
+		ep_table_cell(tab, "%s", metrics[k].label);
+		for (m = 1; m < NMODES; m++) {
+			/* A mode that copies nothing has no copy throughput. */
+			if (k == M_THRU && summary(run, m, M_COPIED).max <= 0)
+				ep_table_cell(tab, "-");
+			else
+				cell_figure(tab, k, summary(run, m, k));
+		}
+		if (isnan(imp))
+			ep_table_cell(tab, "-");
+		else
+			ep_table_cell(tab, "%+.1f%%", imp);
+	}
+	if (tab)
+		ep_table_print(tab, out, "");
+	ep_table_free(tab);
+}
+
+/* --- options and planning --------------------------------------------------- */
+
+static int plan_one(struct ep_image *img, const struct ep_blob *blob, void *ctx,
+		    struct ep_error *err)
+{
+	struct load_run *run = ctx;
+	const struct ep_load_file *f;
+	uint64_t bytes = 0;
+	size_t j;
+	int rc;
+
+	rc = ep_load_plan_add(&run->plan, img, blob, run->set, err);
+	if (rc)
+		return rc;
+	f = &run->plan.files[run->plan.nfiles - 1];
+	for (j = 0; j < f->nranges; j++)
+		bytes += f->ranges[j].size;
+	json_array_append_new(run->files,
+			      json_pack("{s:s, s:s, s:I, s:I, s:I, s:I}", "path", img->path,
+					"compression", ep_compression_name(blob->compression),
+					"file_size", (json_int_t)blob->file_size, "image_size",
+					(json_int_t)blob->size, "sections", (json_int_t)f->nranges,
+					"bytes", (json_int_t)bytes));
+	return 0;
+}
+
+static void plan_error(const char *path, const struct ep_error *err, void *ctx)
+{
+	struct load_run *run = ctx;
+
+	run->nfailed++;
+	json_array_append_new(run->files, ep_json_file_error(path, err));
+}
+
+static void load_usage(FILE *f)
+{
+	fputs("usage: elfplt load [--sections=relocs|alloc|all] [--repeat N] [--threshold BYTES]\n"
+	      "                   [--cold] [--format=text|json] [-o FILE] [PATH...]\n"
+	      "Page faults, resident memory and time of loading sections by read-copy, by mmap\n"
+	      "and by binutils' hybrid rule, each run in a fresh process.\n"
+	      "With no PATH, the running kernel's modules in /lib/modules/$(uname -r).\n\n"
+	      "  --sections=SET      relocs (relocation sections with their symbol and string\n"
+	      "                      tables), alloc (SHF_ALLOC sections) or all (default)\n"
+	      "  --repeat N          runs per mode, interleaved (default 5)\n"
+	      "  --threshold BYTES   hybrid maps sections of at least BYTES (default 4 pages)\n"
+	      "  --cold              drop the inputs from the page cache before every run\n"
+	      "  --format=text|json  output for people (default) or machines (elfplt-load/1)\n"
+	      "  --json              same as --format=json\n"
+	      "  -o, --output FILE   write the report to FILE\n"
+	      "See 'elfplt help load' for the whole manual.\n",
+	      f);
+}
+
+static int parse_count(const char *arg, uint64_t max, uint64_t *v)
+{
+	char *end;
+
+	if (!*arg || arg[0] == '-')
+		return -1;
+	errno = 0;
+	*v = strtoull(arg, &end, 10);
+	if (errno || *end || *v == 0 || *v > max)
+		return -1;
+	return 0;
+}
+
+static void run_free(struct load_run *run)
+{
+	unsigned int m;
+
+	for (m = 0; m < NMODES; m++)
+		free(run->samples[m]);
+	if (run->plan_fd >= 0)
+		close(run->plan_fd);
+	ep_load_plan_free(&run->plan);
+	json_decref(run->doc);
+}
+
+static int cmd_load(int argc, char **argv, struct ep_global *g)
+{
+	static const struct option longopts[] = {
+		{ "sections", required_argument, NULL, 's' },
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "threshold", required_argument, NULL, 't' },
+		{ "cold", no_argument, NULL, 'c' },
+		EP_GLOBAL_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct load_run run = { .g = g, .set = EP_SET_ALL, .repeat = 5, .plan_fd = -1 };
+	struct ep_load_totals totals;
+	const char *const *paths;
+	char modules[4096];
+	const char *def[1];
+	size_t npaths;
+	uint64_t v;
+	int c, rc, status;
+
+	run.plan.threshold = ep_load_default_threshold();
+	while ((c = getopt_long(argc, argv, EP_GLOBAL_SHORTOPTS, longopts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			if (ep_section_set_parse(optarg, &run.set))
+				return ep_usage_error(g->cmd,
+						      "--sections takes relocs, alloc or all, not '%s'",
+						      optarg);
+			break;
+		case 'r':
+			if (parse_count(optarg, REPEAT_MAX, &v))
+				return ep_usage_error(g->cmd, "--repeat takes a number from 1 to %d,"
+						      " not '%s'", REPEAT_MAX, optarg);
+			run.repeat = (unsigned int)v;
+			break;
+		case 't':
+			if (parse_count(optarg, UINT64_MAX, &v))
+				return ep_usage_error(g->cmd, "--threshold takes a positive number of"
+						      " bytes, not '%s'", optarg);
+			run.plan.threshold = v;
+			break;
+		case 'c':
+			run.cold.requested = true;
+			break;
+		case 'h':
+			load_usage(stdout);
+			return EP_EXIT_OK;
+		case '?':
+			return ep_bad_option(g->cmd);
+		default:
+			if (ep_global_option(g, c, optarg) < 0)
+				return EP_EXIT_USAGE;
+		}
+	}
+	paths = (const char *const *)argv + optind;
+	npaths = (size_t)(argc - optind);
+	if (npaths == 0) {
+		def[0] = ep_default_modules_dir(g->cmd, modules, sizeof(modules));
+		if (!def[0])
+			return EP_EXIT_USAGE;
+		paths = def;
+		npaths = 1;
+	}
+	rc = ep_output_open(g);
+	if (rc)
+		return rc;
+	run.doc = ep_report_new("elfplt-load/1");
+	run.files = json_object_get(run.doc, "files");
+	run.timer_res_ns = ep_monotonic_res_ns();
+
+	status = ep_for_each_image(paths, npaths, false, plan_one, plan_error, &run);
+	ep_load_plan_totals(&run.plan, &totals);
+	if (make_plan_fd(&run) || measure(&run)) {
+		status = EP_EXIT_FAILED;
+		goto out;
+	}
+	if (g->format == EP_FORMAT_JSON) {
+		report_json(&run, &totals);
+		if (ep_report_write_json(run.doc, g->out))
+			status = EP_EXIT_FAILED;
+	} else {
+		report_text(&run, &totals);
+	}
+out:
+	run_free(&run);
+	if (ep_output_close(g))
+		status = EP_EXIT_FAILED;
+	return status;
+}
+
+const struct ep_cmd ep_cmd_load = { "load", cmd_load, "cost of loading sections: mmap vs read",
+				    false };

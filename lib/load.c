@@ -1,0 +1,763 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include <elf.h>
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/load.h"
+
+#ifndef SHT_RELR
+#define SHT_RELR 19
+#endif
+
+static const char *const mode_names[] = { "none", "read", "mmap", "hybrid" };
+static const char *const set_names[] = { "relocs", "alloc", "all" };
+
+const char *ep_load_mode_name(enum ep_load_mode mode)
+{
+	return (unsigned int)mode < 4 ? mode_names[mode] : "?";
+}
+
+int ep_load_mode_parse(const char *name, enum ep_load_mode *mode)
+{
+	unsigned int i;
+
+	for (i = 0; i < 4; i++)
+		if (strcmp(name, mode_names[i]) == 0) {
+			*mode = i;
+			return 0;
+		}
+	return -1;
+}
+
+const char *ep_section_set_name(enum ep_section_set set)
+{
+	return (unsigned int)set < 3 ? set_names[set] : "?";
+}
+
+int ep_section_set_parse(const char *name, enum ep_section_set *set)
+{
+	unsigned int i;
+
+	for (i = 0; i < 3; i++)
+		if (strcmp(name, set_names[i]) == 0) {
+			*set = i;
+			return 0;
+		}
+	return -1;
+}
+
+uint64_t ep_load_default_threshold(void)
+{
+	return 4 * (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+/* --- the plan ------------------------------------------------------------- */
+
+static bool is_reloc_type(uint32_t sh_type)
+{
+	return sh_type == SHT_REL || sh_type == SHT_RELA || sh_type == SHT_RELR;
+}
+
+static bool is_symtab_type(uint32_t sh_type)
+{
+	return sh_type == SHT_SYMTAB || sh_type == SHT_DYNSYM;
+}
+
+/*
+ * Mark the sections of the relocation pass: each relocation section, the
+ * symbol table its sh_link names (SHT_RELR has none: sh_link 0) and that
+ * table's string table.
+ */
+static int mark_relocs(const struct ep_image *img, bool *want, struct ep_error *err)
+{
+	size_t i;
+
+	for (i = 1; i < img->shnum; i++) {
+		const GElf_Shdr *sh = &img->sections[i].shdr;
+		size_t sym, str;
+
+		if (!is_reloc_type(sh->sh_type))
+			continue;
+		want[i] = true;
+		sym = sh->sh_link;
+		if (sym == SHN_UNDEF)
+			continue;
+		if (sym >= img->shnum)
+			return ep_error_set(err, EP_EMALFORMED,
+					    "%s: sh_link %zu is out of range (%zu sections) "
+					    "(section %zu %s)",
+					    img->path, sym, img->shnum, i, ep_section_label(img, i));
+		if (!is_symtab_type(img->sections[sym].shdr.sh_type))
+			continue;
+		want[sym] = true;
+		str = img->sections[sym].shdr.sh_link;
+		if (str >= img->shnum)
+			return ep_error_set(err, EP_EMALFORMED,
+					    "%s: sh_link %zu is out of range (%zu sections) "
+					    "(section %zu %s)",
+					    img->path, str, img->shnum, sym, ep_section_label(img, sym));
+		if (str != SHN_UNDEF)
+			want[str] = true;
+	}
+	return 0;
+}
+
+int ep_load_plan_add(struct ep_load_plan *plan, const struct ep_image *img,
+		     const struct ep_blob *blob, enum ep_section_set set, struct ep_error *err)
+{
+	struct ep_load_file *f, *files;
+	bool *want = NULL;
+	size_t i;
+	int rc = 0;
+
+	files = realloc(plan->files, (plan->nfiles + 1) * sizeof(*files));
+	if (!files)
+		return ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
+	plan->files = files;
+	f = &files[plan->nfiles];
+	memset(f, 0, sizeof(*f));
+	f->path = strdup(img->path);
+	f->compressed = blob->compression != EP_COMP_NONE;
+	f->image_size = img->size;
+	if (img->shnum)
+		want = calloc(img->shnum, sizeof(*want));
+	if (!f->path || (img->shnum && !want) ||
+	    (img->shnum && !(f->ranges = calloc(img->shnum, sizeof(*f->ranges))))) {
+		rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
+		goto out;
+	}
+	if (set == EP_SET_RELOCS) {
+		rc = mark_relocs(img, want, err);
+		if (rc)
+			goto out;
+	}
+	for (i = 1; i < img->shnum; i++) {
+		const GElf_Shdr *sh = &img->sections[i].shdr;
+
+		if (sh->sh_type == SHT_NOBITS || sh->sh_size == 0)
+			continue;
+		if ((set == EP_SET_RELOCS && !want[i]) ||
+		    (set == EP_SET_ALLOC && !(sh->sh_flags & SHF_ALLOC)))
+			continue;
+		/* ep_image_open() checked sh_offset + sh_size against the image. */
+		f->ranges[f->nranges].offset = sh->sh_offset;
+		f->ranges[f->nranges].size = sh->sh_size;
+		f->nranges++;
+	}
+	plan->nfiles++;
+out:
+	free(want);
+	if (rc) {
+		free(f->path);
+		free(f->ranges);
+	}
+	return rc;
+}
+
+void ep_load_plan_totals(const struct ep_load_plan *plan, struct ep_load_totals *t)
+{
+	size_t i, j;
+
+	memset(t, 0, sizeof(*t));
+	for (i = 0; i < plan->nfiles; i++) {
+		const struct ep_load_file *f = &plan->files[i];
+
+		t->files++;
+		if (f->compressed) {
+			t->compressed_files++;
+			t->decoded_bytes += f->image_size;
+		}
+		for (j = 0; j < f->nranges; j++) {
+			uint64_t size = f->ranges[j].size;
+
+			t->sections++;
+			t->bytes += size;
+			if (f->compressed) {
+				t->compressed_sections++;
+				t->compressed_bytes += size;
+			} else if (size >= plan->threshold) {
+				t->mapped_sections++;
+				t->mapped_bytes += size;
+			}
+		}
+	}
+}
+
+void ep_load_plan_free(struct ep_load_plan *plan)
+{
+	size_t i;
+
+	for (i = 0; i < plan->nfiles; i++) {
+		free(plan->files[i].path);
+		free(plan->files[i].ranges);
+	}
+	free(plan->files);
+	memset(plan, 0, sizeof(*plan));
+}
+
+#define PLAN_MAGIC "elfplt-load-plan 1"
+
+/*
+ * The encoding, one record a line:
+ *   elfplt-load-plan 1 THRESHOLD NFILES
+ *   F COMPRESSED IMAGE_SIZE NRANGES PATHLEN      then PATHLEN bytes of path and "\n"
+ *   OFFSET SIZE                                 NRANGES times
+ */
+int ep_load_plan_encode(const struct ep_load_plan *plan, char **buf, size_t *len,
+			struct ep_error *err)
+{
+	FILE *f;
+	size_t i, j;
+	int bad;
+
+	*buf = NULL;
+	*len = 0;
+	f = open_memstream(buf, len);
+	if (!f)
+		return ep_error_set(err, EP_ENOMEM, "plan: out of memory");
+	fprintf(f, PLAN_MAGIC " %" PRIu64 " %zu\n", plan->threshold, plan->nfiles);
+	for (i = 0; i < plan->nfiles; i++) {
+		const struct ep_load_file *lf = &plan->files[i];
+
+		fprintf(f, "F %d %" PRIu64 " %zu %zu\n", lf->compressed, lf->image_size,
+			lf->nranges, strlen(lf->path));
+		fputs(lf->path, f);
+		fputc('\n', f);
+		for (j = 0; j < lf->nranges; j++)
+			fprintf(f, "%" PRIu64 " %" PRIu64 "\n", lf->ranges[j].offset,
+				lf->ranges[j].size);
+	}
+	bad = ferror(f);
+	bad |= fclose(f) != 0;
+	if (bad) {
+		free(*buf);
+		*buf = NULL;
+		return ep_error_set(err, EP_ENOMEM, "plan: out of memory");
+	}
+	return 0;
+}
+
+struct cursor {
+	const char *p, *end;
+};
+
+/* A decimal number followed by one space or newline. */
+static bool take_u64(struct cursor *c, uint64_t *v)
+{
+	uint64_t x = 0;
+	const char *start = c->p;
+
+	while (c->p < c->end && *c->p >= '0' && *c->p <= '9') {
+		unsigned int d = (unsigned int)(*c->p - '0');
+
+		if (x > (UINT64_MAX - d) / 10)
+			return false;
+		x = x * 10 + d;
+		c->p++;
+	}
+	if (c->p == start || c->p == c->end || (*c->p != ' ' && *c->p != '\n'))
+		return false;
+	c->p++;
+	*v = x;
+	return true;
+}
+
+static bool take_lit(struct cursor *c, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	if ((size_t)(c->end - c->p) < n || memcmp(c->p, lit, n) != 0)
+		return false;
+	c->p += n;
+	return true;
+}
+
+static int decode_file(struct ep_load_file *f, struct cursor *c)
+{
+	uint64_t compressed, nranges, pathlen, i;
+
+	if (!take_lit(c, "F ") || !take_u64(c, &compressed) || compressed > 1 ||
+	    !take_u64(c, &f->image_size) || !take_u64(c, &nranges) || !take_u64(c, &pathlen))
+		return -1;
+	if (pathlen == 0 || pathlen >= (uint64_t)(c->end - c->p) || c->p[pathlen] != '\n' ||
+	    memchr(c->p, '\0', pathlen))
+		return -1;
+	/* Each range takes at least 4 bytes ("0 1\n"): bounds nranges before calloc. */
+	if (nranges > (uint64_t)(c->end - c->p) / 4)
+		return -1;
+	f->compressed = compressed;
+	f->path = strndup(c->p, pathlen);
+	c->p += pathlen + 1;
+	f->ranges = nranges ? calloc(nranges, sizeof(*f->ranges)) : NULL;
+	if (!f->path || (nranges && !f->ranges))
+		return -1;
+	for (i = 0; i < nranges; i++) {
+		struct ep_load_range *r = &f->ranges[i];
+
+		if (!take_u64(c, &r->offset) || !take_u64(c, &r->size) || r->size == 0)
+			return -1;
+		f->nranges++;
+	}
+	return 0;
+}
+
+int ep_load_plan_decode(struct ep_load_plan *plan, const char *buf, size_t len,
+			struct ep_error *err)
+{
+	struct cursor c = { buf, buf + len };
+	uint64_t nfiles, i;
+
+	memset(plan, 0, sizeof(*plan));
+	if (!take_lit(&c, PLAN_MAGIC " ") || !take_u64(&c, &plan->threshold) ||
+	    !take_u64(&c, &nfiles) || nfiles > len)
+		return ep_error_set(err, EP_EMALFORMED, "plan: bad header");
+	plan->files = nfiles ? calloc(nfiles, sizeof(*plan->files)) : NULL;
+	if (nfiles && !plan->files)
+		return ep_error_set(err, EP_ENOMEM, "plan: out of memory");
+	for (i = 0; i < nfiles; i++) {
+		int rc = decode_file(&plan->files[i], &c);
+
+		plan->nfiles++;
+		if (rc) {
+			ep_load_plan_free(plan);
+			return ep_error_set(err, EP_EMALFORMED, "plan: bad record for file %" PRIu64,
+					    i);
+		}
+	}
+	if (c.p != c.end) {
+		ep_load_plan_free(plan);
+		return ep_error_set(err, EP_EMALFORMED, "plan: trailing bytes");
+	}
+	return 0;
+}
+
+/* --- loading -------------------------------------------------------------- */
+
+uint64_t ep_load_checksum(uint64_t sum, const unsigned char *bytes, size_t size)
+{
+	size_t i = 0;
+
+	for (; i + 8 <= size; i += 8) {
+		uint64_t w;
+
+		memcpy(&w, bytes + i, 8);
+		sum += le64toh(w);
+	}
+	if (i < size) {
+		unsigned char tail[8] = { 0 };
+		uint64_t w;
+
+		memcpy(tail, bytes + i, size - i);
+		memcpy(&w, tail, 8);
+		sum += le64toh(w);
+	}
+	return sum;
+}
+
+struct held_map {
+	void *addr;
+	size_t size;
+};
+
+struct ep_load_held {
+	void **bufs;		/* malloc'd section copies */
+	size_t nbufs, capbufs;
+	struct held_map *maps;
+	size_t nmaps, capmaps;
+	struct ep_blob *blobs;	/* decoded compressed files */
+	size_t nblobs, capblobs;
+};
+
+/* Grow *arr (of elem-byte entries, *cap of them) to hold one more. */
+static bool grow(void **arr, size_t *cap, size_t n, size_t elem)
+{
+	size_t ncap;
+	void *p;
+
+	if (n < *cap)
+		return true;
+	ncap = *cap ? *cap * 2 : 64;
+	p = realloc(*arr, ncap * elem);
+	if (!p)
+		return false;
+	*arr = p;
+	*cap = ncap;
+	return true;
+}
+
+/* pread(2) until size bytes arrived; a short file is EP_ETRUNC. */
+static int pread_all(int fd, unsigned char *buf, uint64_t size, uint64_t offset,
+		     const char *path, struct ep_error *err)
+{
+	uint64_t done = 0;
+
+	while (done < size) {
+		ssize_t n = pread(fd, buf + done, size - done, (off_t)(offset + done));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return ep_error_set(err, EP_EIO, "%s: read: %s", path, strerror(errno));
+		if (n == 0)
+			return ep_error_set(err, EP_ETRUNC,
+					    "%s: file ends at %" PRIu64 ", inside a section at %"
+					    PRIu64 " (%" PRIu64 " bytes): did it change?",
+					    path, offset + done, offset, size);
+		done += (uint64_t)n;
+	}
+	return 0;
+}
+
+static int read_range(struct ep_load_held *h, int fd, const char *path,
+		      const struct ep_load_range *r, struct ep_load_result *res,
+		      struct ep_error *err)
+{
+	unsigned char *buf;
+	int rc;
+
+	if (r->size > SIZE_MAX || !grow((void **)&h->bufs, &h->capbufs, h->nbufs, sizeof(void *)))
+		return ep_error_set(err, EP_ENOMEM, "%s: out of memory", path);
+	buf = malloc(r->size);
+	if (!buf)
+		return ep_error_set(err, EP_ENOMEM, "%s: out of memory for %" PRIu64 " bytes",
+				    path, r->size);
+	h->bufs[h->nbufs++] = buf;
+	rc = pread_all(fd, buf, r->size, r->offset, path, err);
+	if (rc)
+		return rc;
+	res->checksum = ep_load_checksum(res->checksum, buf, r->size);
+	res->sections_read++;
+	res->bytes_copied += r->size;
+	res->bytes_loaded += r->size;
+	return 0;
+}
+
+static int map_file(struct ep_load_held *h, int fd, const char *path,
+		    const unsigned char **map, uint64_t *map_size, struct ep_error *err)
+{
+	struct stat st;
+	void *p;
+
+	if (fstat(fd, &st) != 0)
+		return ep_error_set(err, EP_EIO, "%s: %s", path, strerror(errno));
+	if (!grow((void **)&h->maps, &h->capmaps, h->nmaps, sizeof(*h->maps)))
+		return ep_error_set(err, EP_ENOMEM, "%s: out of memory", path);
+	*map_size = (uint64_t)st.st_size;
+	*map = NULL;
+	if (st.st_size == 0)
+		return 0;
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (p == MAP_FAILED)
+		return ep_error_set(err, EP_EIO, "%s: mmap: %s", path, strerror(errno));
+	h->maps[h->nmaps].addr = p;
+	h->maps[h->nmaps].size = (size_t)st.st_size;
+	h->nmaps++;
+	*map = p;
+	return 0;
+}
+
+/* Touch a range in place: in a mapping of the file, or in a decoded image. */
+static int touch_range(const unsigned char *base, uint64_t limit, const char *path,
+		       const struct ep_load_range *r, struct ep_load_result *res,
+		       struct ep_error *err)
+{
+	if (!base || !ep_range_ok(r->offset, r->size, limit))
+		return ep_error_set(err, EP_ETRUNC,
+				    "%s: section at %" PRIu64 " (%" PRIu64
+				    " bytes) ends past the end (%" PRIu64 " bytes): did it change?",
+				    path, r->offset, r->size, limit);
+	res->checksum = ep_load_checksum(res->checksum, base + r->offset, r->size);
+	res->bytes_loaded += r->size;
+	return 0;
+}
+
+static int load_compressed(struct ep_load_held *h, const struct ep_load_file *f,
+			   struct ep_load_result *res, struct ep_error *err)
+{
+	struct ep_blob *b;
+	size_t j;
+	int rc;
+
+	if (!grow((void **)&h->blobs, &h->capblobs, h->nblobs, sizeof(*h->blobs)))
+		return ep_error_set(err, EP_ENOMEM, "%s: out of memory", f->path);
+	b = &h->blobs[h->nblobs];
+	rc = ep_blob_open(b, f->path, false, err);
+	if (rc)
+		return rc;
+	h->nblobs++;
+	res->bytes_decoded += b->size;
+	res->bytes_copied += b->size;
+	for (j = 0; j < f->nranges; j++) {
+		rc = touch_range(b->bytes, b->size, f->path, &f->ranges[j], res, err);
+		if (rc)
+			return rc;
+		res->sections_decoded++;
+	}
+	return 0;
+}
+
+static int load_file(struct ep_load_held *h, const struct ep_load_file *f, enum ep_load_mode mode,
+		     uint64_t threshold, struct ep_load_result *res, struct ep_error *err)
+{
+	const unsigned char *map = NULL;
+	uint64_t map_size = 0;
+	bool need_map = false;
+	size_t j;
+	int fd, rc = 0;
+
+	if (f->nranges == 0)
+		return 0;
+	if (f->compressed)
+		return load_compressed(h, f, res, err);
+	for (j = 0; j < f->nranges; j++)
+		if (mode == EP_LOAD_MMAP ||
+		    (mode == EP_LOAD_HYBRID && f->ranges[j].size >= threshold))
+			need_map = true;
+	fd = open(f->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return ep_error_set(err, EP_EIO, "%s: %s", f->path, strerror(errno));
+	if (need_map) {
+		rc = map_file(h, fd, f->path, &map, &map_size, err);
+		if (rc)
+			goto out;
+	}
+	for (j = 0; j < f->nranges; j++) {
+		const struct ep_load_range *r = &f->ranges[j];
+
+		if (mode == EP_LOAD_MMAP || (mode == EP_LOAD_HYBRID && r->size >= threshold)) {
+			rc = touch_range(map, map_size, f->path, r, res, err);
+			if (!rc)
+				res->sections_mapped++;
+		} else {
+			rc = read_range(h, fd, f->path, r, res, err);
+		}
+		if (rc)
+			goto out;
+	}
+out:
+	close(fd);
+	return rc;
+}
+
+int ep_load_run(const struct ep_load_plan *plan, enum ep_load_mode mode,
+		struct ep_load_result *res, struct ep_load_held **held, struct ep_error *err)
+{
+	struct ep_load_held *h;
+	size_t i;
+	int rc = 0;
+
+	memset(res, 0, sizeof(*res));
+	h = calloc(1, sizeof(*h));
+	*held = h;
+	if (!h)
+		return ep_error_set(err, EP_ENOMEM, "load: out of memory");
+	if (mode == EP_LOAD_NONE)
+		return 0;
+	for (i = 0; !rc && i < plan->nfiles; i++)
+		rc = load_file(h, &plan->files[i], mode, plan->threshold, res, err);
+	return rc;
+}
+
+void ep_load_release(struct ep_load_held *h)
+{
+	size_t i;
+
+	if (!h)
+		return;
+	for (i = 0; i < h->nbufs; i++)
+		free(h->bufs[i]);
+	for (i = 0; i < h->nmaps; i++)
+		munmap(h->maps[i].addr, h->maps[i].size);
+	for (i = 0; i < h->nblobs; i++)
+		ep_blob_close(&h->blobs[i]);
+	free(h->bufs);
+	free(h->maps);
+	free(h->blobs);
+	free(h);
+}
+
+/* --- what the kernel says ------------------------------------------------- */
+
+/* The number of "NAME:   1234 kB" at the start of a line of text. */
+static int status_field(const char *text, const char *name, uint64_t *kib)
+{
+	size_t n = strlen(name);
+	const char *p = text;
+	char *end;
+
+	for (;;) {
+		if (strncmp(p, name, n) == 0 && p[n] == ':') {
+			p += n + 1;
+			while (*p == ' ' || *p == '\t')
+				p++;
+			if (*p < '0' || *p > '9')
+				return -1;
+			errno = 0;
+			*kib = strtoull(p, &end, 10);
+			if (errno || strncmp(end, " kB", 3) != 0)
+				return -1;
+			return 0;
+		}
+		p = strchr(p, '\n');
+		if (!p)
+			return -1;
+		p++;
+	}
+}
+
+int ep_proc_status_parse(const char *text, struct ep_proc_usage *u)
+{
+	if (status_field(text, "VmHWM", &u->vm_hwm_kib) ||
+	    status_field(text, "RssAnon", &u->rss_anon_kib) ||
+	    status_field(text, "RssFile", &u->rss_file_kib))
+		return -1;
+	return 0;
+}
+
+int ep_proc_usage_self(struct ep_proc_usage *u, struct ep_error *err)
+{
+	/* status is a few KiB; a static buffer keeps the measurement off the heap. */
+	static char text[16384];
+	struct rusage ru;
+	ssize_t n;
+	size_t len = 0;
+	int fd;
+
+	memset(u, 0, sizeof(*u));
+	fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return ep_error_set(err, EP_EIO, "/proc/self/status: %s", strerror(errno));
+	while (len + 1 < sizeof(text) && (n = read(fd, text + len, sizeof(text) - 1 - len)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			close(fd);
+			return ep_error_set(err, EP_EIO, "/proc/self/status: %s", strerror(errno));
+		}
+		len += (size_t)n;
+	}
+	close(fd);
+	text[len] = '\0';
+	if (ep_proc_status_parse(text, u))
+		return ep_error_set(err, EP_EUNSUP,
+				    "/proc/self/status: no VmHWM, RssAnon or RssFile "
+				    "(Linux 4.5 or later is needed)");
+	if (getrusage(RUSAGE_SELF, &ru) != 0)
+		return ep_error_set(err, EP_EIO, "getrusage: %s", strerror(errno));
+	u->user_us = (uint64_t)ru.ru_utime.tv_sec * 1000000 + (uint64_t)ru.ru_utime.tv_usec;
+	u->sys_us = (uint64_t)ru.ru_stime.tv_sec * 1000000 + (uint64_t)ru.ru_stime.tv_usec;
+	u->minor_faults = (uint64_t)ru.ru_minflt;
+	u->major_faults = (uint64_t)ru.ru_majflt;
+	return 0;
+}
+
+uint64_t ep_monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t ep_monotonic_res_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_getres(CLOCK_MONOTONIC, &ts) != 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* --- the page cache ------------------------------------------------------- */
+
+int ep_cache_resident(const char *path, uint64_t *resident_pages, uint64_t *total_pages,
+		      struct ep_error *err)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), npages, i;
+	unsigned char *vec = NULL;
+	struct stat st;
+	void *map;
+	int fd, rc = 0;
+
+	*resident_pages = 0;
+	*total_pages = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return ep_error_set(err, EP_EIO, "%s: %s", path, strerror(errno));
+	if (fstat(fd, &st) != 0) {
+		rc = ep_error_set(err, EP_EIO, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	if (st.st_size == 0)
+		goto out;
+	npages = ((size_t)st.st_size + page - 1) / page;
+	/* Mapping without touching faults nothing in: mincore() only looks. */
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED) {
+		rc = ep_error_set(err, EP_EIO, "%s: mmap: %s", path, strerror(errno));
+		goto out;
+	}
+	vec = malloc(npages);
+	if (!vec)
+		rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", path);
+	else if (mincore(map, (size_t)st.st_size, vec) != 0)
+		rc = ep_error_set(err, EP_EIO, "%s: mincore: %s", path, strerror(errno));
+	for (i = 0; !rc && i < npages; i++)
+		*resident_pages += vec[i] & 1;
+	*total_pages = npages;
+	munmap(map, (size_t)st.st_size);
+	free(vec);
+out:
+	close(fd);
+	return rc;
+}
+
+int ep_cache_drop(const char *path, uint64_t *resident_pages, uint64_t *total_pages,
+		  struct ep_error *err)
+{
+	int fd, e;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return ep_error_set(err, EP_EIO, "%s: %s", path, strerror(errno));
+	/* Clean pages only; a read-only descriptor cannot start writeback anyway. */
+	e = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	close(fd);
+	if (e)
+		return ep_error_set(err, EP_EIO, "%s: posix_fadvise: %s", path, strerror(e));
+	return ep_cache_resident(path, resident_pages, total_pages, err);
+}
+
+/* --- statistics ----------------------------------------------------------- */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+struct ep_summary ep_summarize(double *v, size_t n)
+{
+	struct ep_summary s = { 0, 0, 0 };
+
+	if (n == 0)
+		return s;
+	qsort(v, n, sizeof(*v), cmp_double);
+	s.min = v[0];
+	s.max = v[n - 1];
+	s.median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	return s;
+}
