@@ -567,9 +567,10 @@ static void report_text(struct load_run *run, const struct ep_load_totals *t)
 			run->cold.file_pages);
 	else
 		fprintf(out, "  page cache: cold requested but NOT achieved: up to %" PRIu64
-			" of %" PRIu64 " pages stayed resident after POSIX_FADV_DONTNEED;"
-			" major faults mean little\n", run->cold.resident_max, run->cold.file_pages);
-	fprintf(out, "  %u runs per mode, interleaved; the empty child's median subtracted;"
+			" of %" PRIu64 " pages stayed resident after POSIX_FADV_DONTNEED"
+			" (dirty: run sync; tmpfs; mapped elsewhere); major faults mean little\n",
+			run->cold.resident_max, run->cold.file_pages);
+	fprintf(out, "  runs per mode: %u, interleaved; the empty child's median subtracted;"
 		" timer resolution %" PRIu64 " ns\n\n", run->repeat, run->timer_res_ns);
 
 	tab = ep_table_new(5, hdr, "lrrrr");
