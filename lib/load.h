@@ -53,7 +53,9 @@ int ep_section_set_parse(const char *name, enum ep_section_set *set);
  * binutils' rule for the hybrid mode: sections of at least 4 pages are mapped,
  * smaller ones are read (bfd/libbfd.c: bfd_init_pagesize() sets
  * _bfd_minimum_mmap_size to 4 * getpagesize(), and _bfd_mmap_temporary()
- * mallocs and reads anything smaller; binutils 2.43, 2024).  In bytes.
+ * mallocs and reads anything smaller; binutils-gdb commit c6291d749aec "elf: Use
+ * mmap to map in symbol and relocation tables", April 2024, first released in
+ * binutils 2.43).  In bytes.
  */
 uint64_t ep_load_default_threshold(void);
 
