@@ -75,9 +75,9 @@ struct sample {
 struct cold_state {
 	bool requested;
 	uint64_t drops;			/* times the whole input set was dropped */
+	uint64_t drops_clean;		/* of them, drops that left no page resident */
 	uint64_t file_pages;		/* pages of all inputs */
 	uint64_t resident_max;		/* most pages still resident after a drop */
-	uint64_t resident_first;	/* resident after the first drop */
 };
 
 struct load_run {
@@ -312,9 +312,9 @@ static int drop_cache(struct load_run *run)
 		resident += r;
 		total += t;
 	}
-	if (run->cold.drops == 0)
-		run->cold.resident_first = resident;
 	run->cold.drops++;
+	if (resident == 0)
+		run->cold.drops_clean++;
 	run->cold.file_pages = total;
 	if (resident > run->cold.resident_max)
 		run->cold.resident_max = resident;
@@ -504,10 +504,11 @@ static void report_json(struct load_run *run, const struct ep_load_totals *t)
 	json_object_set_new(doc, "modes", modes);
 	json_object_set_new(doc, "baseline", json_mode(run, 0));
 	json_object_set_new(doc, "cold",
-			    json_pack("{s:b, s:o, s:I, s:I, s:I}", "requested", run->cold.requested,
-				      "achieved", run->cold.requested ? json_boolean(achieved)
-								      : json_null(),
-				      "drops", (json_int_t)run->cold.drops, "file_pages",
+			    json_pack("{s:b, s:o, s:I, s:I, s:I, s:I}", "requested",
+				      run->cold.requested, "achieved",
+				      run->cold.requested ? json_boolean(achieved) : json_null(),
+				      "drops", (json_int_t)run->cold.drops, "drops_clean",
+				      (json_int_t)run->cold.drops_clean, "file_pages",
 				      (json_int_t)run->cold.file_pages, "resident_pages_max",
 				      (json_int_t)run->cold.resident_max));
 	json_object_set_new(doc, "checksum", json_string(run->samples[1][0].checksum));
@@ -566,9 +567,10 @@ static void report_text(struct load_run *run, const struct ep_load_totals *t)
 			" runs, mincore found 0 of %" PRIu64 " pages resident\n", run->cold.drops,
 			run->cold.file_pages);
 	else
-		fprintf(out, "  page cache: cold requested but NOT achieved: up to %" PRIu64
-			" of %" PRIu64 " pages stayed resident after POSIX_FADV_DONTNEED"
-			" (dirty: run sync; tmpfs; mapped elsewhere); major faults mean little\n",
+		fprintf(out, "  page cache: cold requested but NOT achieved: after %" PRIu64 " of %"
+			PRIu64 " drops, up to %" PRIu64 " of %" PRIu64 " pages stayed resident"
+			" (dirty: run sync; tmpfs; in use by another process); major faults"
+			" mean little\n", run->cold.drops - run->cold.drops_clean, run->cold.drops,
 			run->cold.resident_max, run->cold.file_pages);
 	fprintf(out, "  runs per mode: %u, interleaved; the empty child's median subtracted;"
 		" timer resolution %" PRIu64 " ns\n\n", run->repeat, run->timer_res_ns);

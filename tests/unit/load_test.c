@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Unit tests of lib/load.c's pure parts: the /proc/PID/status parser, the
+ * checksum, the plan encoding and the summary.  Expected values are worked
+ * out by hand in the comments.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/load.h"
+
+static int failures;
+
+#define CHECK(cond)                                                           \
+	do {                                                                  \
+		if (!(cond)) {                                                \
+			fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); \
+			failures++;                                           \
+		}                                                             \
+	} while (0)
+
+static void test_status(void)
+{
+	/* The layout of proc(5), abridged from a real /proc/self/status. */
+	static const char text[] = "Name:\tcat\n"
+				   "VmPeak:\t    5556 kB\n"
+				   "VmHWM:\t    1000 kB\n"
+				   "VmRSS:\t     996 kB\n"
+				   "RssAnon:\t      88 kB\n"
+				   "RssFile:\t     908 kB\n"
+				   "RssShmem:\t       0 kB\n";
+	struct ep_proc_usage u = { 0 };
+
+	CHECK(ep_proc_status_parse(text, &u) == 0);
+	CHECK(u.vm_hwm_kib == 1000);
+	CHECK(u.rss_anon_kib == 88);
+	CHECK(u.rss_file_kib == 908);
+	/* A kernel before 4.5 has no RssAnon: refused, not read as 0. */
+	CHECK(ep_proc_status_parse("VmHWM:\t 1 kB\nRssFile:\t 2 kB\n", &u) == -1);
+	/* "VmHWMX" is not VmHWM; a value without "kB" is not accepted. */
+	CHECK(ep_proc_status_parse("VmHWMX:\t 1 kB\nRssAnon:\t 2 kB\nRssFile:\t 3 kB\n", &u) == -1);
+	CHECK(ep_proc_status_parse("VmHWM:\t 1\nRssAnon:\t 2 kB\nRssFile:\t 3 kB\n", &u) == -1);
+}
+
+static void test_checksum(void)
+{
+	static const unsigned char b[10] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
+
+	/* Little-endian words: 0x0807060504030201, then the tail 09 0a = 0x0a09. */
+	CHECK(ep_load_checksum(0, b, 8) == UINT64_C(0x0807060504030201));
+	CHECK(ep_load_checksum(0, b, 10) == UINT64_C(0x0807060504030c0a));
+	CHECK(ep_load_checksum(5, b, 0) == 5);
+	/* Addition wraps modulo 2^64: 0xff..ff + 1 = 0. */
+	CHECK(ep_load_checksum(UINT64_MAX, b, 1) == 0);
+}
+
+static void test_plan(void)
+{
+	struct ep_load_range r1[2] = { { 64, 100 }, { 4096, 20000 } };
+	struct ep_load_file files[2] = {
+		{ (char *)"a b\nc.ko", false, 30000, r1, 2 },
+		{ (char *)"z.ko.zst", true, 777, NULL, 0 },
+	};
+	struct ep_load_plan in = { files, 2, 16384 }, out;
+	struct ep_load_totals t;
+	struct ep_error err;
+	char *buf;
+	size_t len;
+
+	CHECK(ep_load_plan_encode(&in, &buf, &len, &err) == 0);
+	CHECK(ep_load_plan_decode(&out, buf, len, &err) == 0);
+	CHECK(out.nfiles == 2 && out.threshold == 16384);
+	if (out.nfiles == 2) {
+		/* A path with a space and a newline survives (length-prefixed). */
+		CHECK(strcmp(out.files[0].path, "a b\nc.ko") == 0);
+		CHECK(!out.files[0].compressed && out.files[0].image_size == 30000);
+		CHECK(out.files[0].nranges == 2 && out.files[0].ranges[1].offset == 4096 &&
+		      out.files[0].ranges[1].size == 20000);
+		CHECK(out.files[1].compressed && out.files[1].nranges == 0);
+	}
+	/* 100 + 20000 bytes; only the 20000-byte range reaches 16384. */
+	ep_load_plan_totals(&out, &t);
+	CHECK(t.files == 2 && t.sections == 2 && t.bytes == 20100);
+	CHECK(t.mapped_sections == 1 && t.mapped_bytes == 20000);
+	CHECK(t.compressed_files == 1 && t.decoded_bytes == 777);
+	ep_load_plan_free(&out);
+
+	/* Every truncation of the encoding is refused, never misread. */
+	for (size_t n = 0; n < len; n++) {
+		int rc = ep_load_plan_decode(&out, buf, n, &err);
+
+		CHECK(rc != 0);
+		if (rc == 0)
+			ep_load_plan_free(&out);
+	}
+	/* A record count far beyond the bytes is refused before allocating. */
+	{
+		static const char huge[] = "elfplt-load-plan 1 1 1\nF 0 1 99999999999 1\nx\n";
+
+		CHECK(ep_load_plan_decode(&out, huge, strlen(huge), &err) != 0);
+	}
+	free(buf);
+}
+
+static void test_summary(void)
+{
+	double odd[] = { 5, 1, 3 }, even[] = { 4, 1, 3, 2 };
+	struct ep_summary s;
+
+	s = ep_summarize(odd, 3);
+	CHECK(s.median == 3 && s.min == 1 && s.max == 5);
+	/* Even count: the mean of the middle two, (2 + 3) / 2. */
+	s = ep_summarize(even, 4);
+	CHECK(s.median == 2.5 && s.min == 1 && s.max == 4);
+	s = ep_summarize(NULL, 0);
+	CHECK(s.median == 0 && s.min == 0 && s.max == 0);
+}
+
+static void test_names(void)
+{
+	enum ep_load_mode m;
+	enum ep_section_set set;
+
+	CHECK(ep_load_mode_parse("hybrid", &m) == 0 && m == EP_LOAD_HYBRID);
+	CHECK(ep_load_mode_parse("copy", &m) == -1);
+	CHECK(ep_section_set_parse("relocs", &set) == 0 && set == EP_SET_RELOCS);
+	CHECK(strcmp(ep_section_set_name(EP_SET_ALLOC), "alloc") == 0);
+	/* binutils' rule: four pages. */
+	CHECK(ep_load_default_threshold() == 4 * (uint64_t)sysconf(_SC_PAGESIZE));
+}
+
+int main(void)
+{
+	test_status();
+	test_checksum();
+	test_plan();
+	test_summary();
+	test_names();
+	if (failures) {
+		fprintf(stderr, "%d check(s) failed\n", failures);
+		return 1;
+	}
+	puts("all load unit tests passed");
+	return 0;
+}
