@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: MIT */
+#include "config.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -8,7 +10,6 @@
 #include <unistd.h>
 
 #include "cmd/elfplt.h"
-#include "config.h"
 
 int ep_global_option(struct ep_global *g, int c, const char *arg)
 {

@@ -3,13 +3,14 @@
  * elfplt: the dispatcher.  Global options, then a command from the table; a
  * command is one line here and one cmd/<name>.c file, as in kmod and git.
  */
+#include "config.h"
+
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd/elfplt.h"
-#include "config.h"
 
 static const struct ep_cmd *const commands[] = {
 	&ep_cmd_stats,

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
+#include "config.h"
+
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
 #include "lib/report.h"
 
 json_t *ep_report_new(const char *schema)
@@ -48,7 +49,7 @@ json_t *ep_json_elf(const struct ep_image *img)
 
 int ep_report_write_json(json_t *doc, FILE *out)
 {
-	if (json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0 ||
+	if (json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9)) != 0 ||
 	    fputc('\n', out) == EOF || ferror(out))
 		return -EP_EIO;
 	return 0;

@@ -44,7 +44,8 @@ json_t *ep_json_file_error(const char *path, const struct ep_error *err);
 json_t *ep_json_elf(const struct ep_image *img);
 
 /*
- * Write doc to out, indented, with a final newline.  Returns 0, or -EP_EIO
+ * Write doc to out, indented, with a final newline; reals with 9 significant
+ * digits (a nanosecond of a one-second figure).  Returns 0, or -EP_EIO
  * when the stream reports an error.
  */
 int ep_report_write_json(json_t *doc, FILE *out);
