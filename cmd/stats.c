@@ -470,7 +470,7 @@ static int cmd_stats(int argc, char **argv, struct ep_global *g)
 	run.doc = ep_report_new("elfplt-stats/1");
 	run.files = json_object_get(run.doc, "files");
 
-	status = ep_for_each_image(paths, npaths, true, stats_one, stats_error, &run);
+	status = ep_for_each_image(paths, npaths, false, stats_one, stats_error, &run);
 	qsort(run.tops, run.ntops, sizeof(*run.tops), cmp_top);
 	if (g->format == EP_FORMAT_JSON) {
 		totals_json(&run);
