@@ -430,7 +430,9 @@ static int cmd_stats(int argc, char **argv, struct ep_global *g)
 	char *end;
 	int c, rc, status;
 
-	while ((c = getopt_long(argc, argv, EP_GLOBAL_SHORTOPTS, longopts, NULL)) != -1) {
+	/* Our own messages, so they start "elfplt: " like every other one. */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":" EP_GLOBAL_SHORTOPTS, longopts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			run.top = strtoul(optarg, &end, 10);
@@ -441,8 +443,13 @@ static int cmd_stats(int argc, char **argv, struct ep_global *g)
 		case 'h':
 			stats_usage(stdout);
 			return EP_EXIT_OK;
+		case ':':
+			return ep_usage_error(g->cmd, "option '%s' needs an argument",
+					      argv[optind - 1]);
 		case '?':
-			return ep_bad_option(g->cmd);
+			if (optopt)
+				return ep_usage_error(g->cmd, "unknown option '-%c'", optopt);
+			return ep_usage_error(g->cmd, "unknown option '%s'", argv[optind - 1]);
 		default:
 			if (ep_global_option(g, c, optarg) < 0)
 				return EP_EXIT_USAGE;
@@ -463,7 +470,7 @@ static int cmd_stats(int argc, char **argv, struct ep_global *g)
 	run.doc = ep_report_new("elfplt-stats/1");
 	run.files = json_object_get(run.doc, "files");
 
-	status = ep_for_each_image(paths, npaths, true, stats_one, stats_error, &run);
+	status = ep_for_each_image(paths, npaths, false, stats_one, stats_error, &run);
 	qsort(run.tops, run.ntops, sizeof(*run.tops), cmp_top);
 	if (g->format == EP_FORMAT_JSON) {
 		totals_json(&run);

@@ -23,6 +23,36 @@ static size_t shdr_size(unsigned int cls)
 	return cls == ELFCLASS32 ? sizeof(Elf32_Shdr) : sizeof(Elf64_Shdr);
 }
 
+/* Section 0's header straight from the image, converted by libelf. */
+static int read_shdr0(const struct ep_image *img, GElf_Shdr *sh0)
+{
+	unsigned int cls = img->ehdr.e_ident[EI_CLASS];
+	union {
+		Elf32_Shdr s32;
+		Elf64_Shdr s64;
+	} raw, host;
+	Elf_Data src = { 0 }, dst = { 0 };
+
+	memcpy(&raw, img->bytes + img->ehdr.e_shoff, shdr_size(cls));
+	src.d_buf = &raw;
+	src.d_type = ELF_T_SHDR;
+	src.d_size = shdr_size(cls);
+	src.d_version = EV_CURRENT;
+	dst = src;
+	dst.d_buf = &host;
+	if (!gelf_xlatetom(img->elf, &dst, &src, img->ehdr.e_ident[EI_DATA]))
+		return -1;
+	memset(sh0, 0, sizeof(*sh0));
+	if (cls == ELFCLASS32) {
+		sh0->sh_size = host.s32.sh_size;
+		sh0->sh_link = host.s32.sh_link;
+	} else {
+		sh0->sh_size = host.s64.sh_size;
+		sh0->sh_link = host.s64.sh_link;
+	}
+	return 0;
+}
+
 /*
  * The section header table must lie inside the image before libelf is asked
  * for any section: libelf quietly reports no sections when it does not.
@@ -54,7 +84,11 @@ static int check_shdr_table(struct ep_image *img, struct ep_error *err)
 				    "%s: section header table at offset %" PRIu64
 				    " is outside the file (%zu bytes)",
 				    img->path, (uint64_t)eh->e_shoff, img->size);
-	if (!gelf_getshdr(elf_getscn(img->elf, 0), &sh0))
+	/*
+	 * Not gelf_getshdr(): libelf has no sections at all when the table runs
+	 * past the end, and the extent is what section 0 is needed to tell.
+	 */
+	if (read_shdr0(img, &sh0))
 		return ep_error_set(err, EP_EMALFORMED, "%s: cannot read section 0: %s",
 				    img->path, elf_errmsg(-1));
 	/* Extended numbering: the real counts live in section 0. */
@@ -84,11 +118,26 @@ static int check_shdr_table(struct ep_image *img, struct ep_error *err)
 	return 0;
 }
 
+/* Section idx's contents (unless SHT_NOBITS) must lie inside the image. */
+static int check_contents(const struct ep_image *img, size_t idx, struct ep_error *err)
+{
+	const GElf_Shdr *sh = &img->sections[idx].shdr;
+
+	if (sh->sh_type == SHT_NOBITS || ep_range_ok(sh->sh_offset, sh->sh_size, img->size))
+		return 0;
+	return ep_error_set(err, EP_ETRUNC,
+			    "%s: contents at offset %" PRIu64 ", %" PRIu64
+			    " bytes, are outside the file (%zu bytes) (section %zu%s%s)",
+			    img->path, (uint64_t)sh->sh_offset, (uint64_t)sh->sh_size, img->size,
+			    idx, img->sections[idx].name[0] ? " " : "", img->sections[idx].name);
+}
+
 static int load_sections(struct ep_image *img, struct ep_error *err)
 {
 	const unsigned char *strtab = NULL;
 	uint64_t strtab_size = 0;
 	size_t i;
+	int rc;
 
 	if (img->shnum == 0)
 		return 0;
@@ -106,13 +155,6 @@ static int load_sections(struct ep_image *img, struct ep_error *err)
 		if (!s->scn || !gelf_getshdr(s->scn, &s->shdr))
 			return ep_error_set(err, EP_EMALFORMED, "%s: cannot read section header %zu: %s",
 					    img->path, i, elf_errmsg(-1));
-		if (i != 0 && s->shdr.sh_type != SHT_NOBITS &&
-		    !ep_range_ok(s->shdr.sh_offset, s->shdr.sh_size, img->size))
-			return ep_error_set(err, EP_ETRUNC,
-					    "%s: contents at offset %" PRIu64 ", %" PRIu64
-					    " bytes, are outside the file (%zu bytes) (section %zu)",
-					    img->path, (uint64_t)s->shdr.sh_offset,
-					    (uint64_t)s->shdr.sh_size, img->size, i);
 	}
 
 	if (img->shstrndx != SHN_UNDEF) {
@@ -122,6 +164,9 @@ static int load_sections(struct ep_image *img, struct ep_error *err)
 			return ep_error_set(err, EP_EMALFORMED,
 					    "%s: e_shstrndx %zu is not a string table (section %zu)",
 					    img->path, img->shstrndx, img->shstrndx);
+		rc = check_contents(img, img->shstrndx, err);
+		if (rc)
+			return rc;
 		strtab = img->bytes + sh->sh_offset;
 		strtab_size = sh->sh_size;
 	}
@@ -134,6 +179,12 @@ static int load_sections(struct ep_image *img, struct ep_error *err)
 					    " is outside .shstrtab (%" PRIu64 " bytes) (section %zu)",
 					    img->path, off, strtab_size, i);
 		img->sections[i].name = (const char *)strtab + off;
+	}
+	/* With the names known, the message can name the section to blame. */
+	for (i = 1; i < img->shnum; i++) {
+		rc = check_contents(img, i, err);
+		if (rc)
+			return rc;
 	}
 	return 0;
 }
@@ -150,8 +201,11 @@ int ep_image_open(struct ep_image *img, const char *path, const void *bytes, siz
 	img->bytes = bytes;
 	img->size = size;
 
-	if (size < EI_NIDENT || memcmp(b, ELFMAG, SELFMAG) != 0)
+	if (size < SELFMAG || memcmp(b, ELFMAG, SELFMAG) != 0)
 		return ep_error_set(err, EP_ENOTELF, "%s: not an ELF file", path);
+	if (size < EI_NIDENT)
+		return ep_error_set(err, EP_ETRUNC, "%s: file ends inside the ELF header (%zu bytes)",
+				    path, size);
 	cls = b[EI_CLASS];
 	data = b[EI_DATA];
 	if (cls != ELFCLASS32 && cls != ELFCLASS64)

@@ -192,6 +192,13 @@ int ep_relsec_open(struct ep_image *img, size_t idx, struct ep_relsec *rs, struc
 				    "%s: sh_link %" PRIu32 " is out of range (%zu sections) (section %zu %s)",
 				    img->path, (uint32_t)sh->sh_link, img->shnum, idx,
 				    ep_section_label(img, idx));
+	/* Blame the relocation section, whose sh_link is wrong, not the one it names. */
+	if (sh->sh_link != SHN_UNDEF && img->sections[sh->sh_link].shdr.sh_type != SHT_SYMTAB &&
+	    img->sections[sh->sh_link].shdr.sh_type != SHT_DYNSYM)
+		return ep_error_set(err, EP_EMALFORMED,
+				    "%s: sh_link %" PRIu32 " (%s) is not a symbol table (section %zu %s)",
+				    img->path, (uint32_t)sh->sh_link,
+				    ep_section_label(img, sh->sh_link), idx, ep_section_label(img, idx));
 	return ep_symtab_open(img, sh->sh_link, &rs->symtab, err);
 }
 

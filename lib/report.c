@@ -47,12 +47,60 @@ json_t *ep_json_elf(const struct ep_image *img)
 			 machine);
 }
 
+/*
+ * json_dumpf() calls fwrite() for every token; for a report of thousands of
+ * files that locking and bookkeeping cost more than building the document.
+ * Gather the text in a buffer and write it a large block at a time.
+ */
+struct dump_buf {
+	FILE *out;
+	size_t used;
+	bool failed;
+	char bytes[1 << 16];
+};
+
+static void dump_flush(struct dump_buf *b)
+{
+	if (b->used && fwrite(b->bytes, 1, b->used, b->out) != b->used)
+		b->failed = true;
+	b->used = 0;
+}
+
+static int dump_chunk(const char *text, size_t size, void *data)
+{
+	struct dump_buf *b = data;
+
+	if (size > sizeof(b->bytes) - b->used) {
+		dump_flush(b);
+		if (size > sizeof(b->bytes)) {
+			if (fwrite(text, 1, size, b->out) != size)
+				b->failed = true;
+			return b->failed ? -1 : 0;
+		}
+	}
+	memcpy(b->bytes + b->used, text, size);
+	b->used += size;
+	return b->failed ? -1 : 0;
+}
+
 int ep_report_write_json(json_t *doc, FILE *out)
 {
-	if (json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9)) != 0 ||
-	    fputc('\n', out) == EOF || ferror(out))
-		return -EP_EIO;
-	return 0;
+	struct dump_buf *b = malloc(sizeof(*b));
+	int rc = 0;
+
+	if (!b)
+		return -EP_ENOMEM;
+	b->out = out;
+	b->used = 0;
+	b->failed = false;
+	if (json_dump_callback(doc, dump_chunk, b,
+			       JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9)) != 0)
+		rc = -EP_EIO;
+	dump_flush(b);
+	if (b->failed || fputc('\n', out) == EOF || ferror(out))
+		rc = -EP_EIO;
+	free(b);
+	return rc;
 }
 
 struct ep_table {
