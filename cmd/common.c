@@ -50,10 +50,13 @@ int ep_usage_error(const char *cmd, const char *fmt, ...)
 	return EP_EXIT_USAGE;
 }
 
-int ep_bad_option(const char *cmd)
+int ep_bad_option(const char *cmd, int c, char **argv)
 {
-	fprintf(stderr, "Try 'elfplt %s --help' or 'elfplt help %s'.\n", cmd, cmd);
-	return EP_EXIT_USAGE;
+	if (c == ':')
+		return ep_usage_error(cmd, "option '%s' needs an argument", argv[optind - 1]);
+	if (optopt)
+		return ep_usage_error(cmd, "unknown option '-%c'", optopt);
+	return ep_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
 }
 
 int ep_output_open(struct ep_global *g)
@@ -145,22 +148,27 @@ int ep_for_each_image(const char *const *paths, size_t n, bool populate, ep_imag
 	return status;
 }
 
-const char *ep_default_modules_dir(const char *cmd, char *buf, size_t size)
+int ep_paths_get(struct ep_paths *in, const char *cmd, int argc, char **argv)
 {
 	struct utsname u;
 	struct stat st;
 
+	in->v = (const char *const *)argv + optind;
+	in->n = optind < argc ? (size_t)(argc - optind) : 0;
+	if (in->n)
+		return 0;
 	if (uname(&u) != 0)
-		return NULL;
-	snprintf(buf, size, "/lib/modules/%s", u.release);
-	if (stat(buf, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		ep_usage_error(cmd,
-			       "no PATH given and %s does not exist; name a module, object or "
-			       "directory, e.g. 'elfplt %s foo.ko'",
-			       buf, cmd);
-		return NULL;
-	}
+		return ep_usage_error(cmd, "no PATH given and uname failed: %s", strerror(errno));
+	snprintf(in->modules, sizeof(in->modules), "/lib/modules/%s", u.release);
+	if (stat(in->modules, &st) != 0 || !S_ISDIR(st.st_mode))
+		return ep_usage_error(cmd,
+				      "no PATH given and %s does not exist; name a module, object or "
+				      "directory, e.g. 'elfplt %s foo.ko'",
+				      in->modules, cmd);
 	fprintf(stderr, "elfplt: no PATH given: analysing the running kernel's modules in %s\n",
-		buf);
-	return buf;
+		in->modules);
+	in->def[0] = in->modules;
+	in->v = in->def;
+	in->n = 1;
+	return 0;
 }

@@ -69,6 +69,7 @@ int main(int argc, char **argv)
 	const struct ep_cmd *cmd;
 	int c, rc;
 
+	opterr = 0;
 	/* "+": stop at the command name so its own options reach it. */
 	while ((c = getopt_long(argc, argv, "+" EP_GLOBAL_SHORTOPTS "V", longopts, NULL)) != -1) {
 		switch (c) {
@@ -78,8 +79,9 @@ int main(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return EP_EXIT_OK;
+		case ':':
 		case '?':
-			return ep_usage_error(NULL, "unknown option");
+			return ep_bad_option(NULL, c, argv);
 		default:
 			if (ep_global_option(&g, c, optarg) < 0)
 				return EP_EXIT_USAGE;
@@ -87,7 +89,7 @@ int main(int argc, char **argv)
 	}
 	if (optind >= argc) {
 		usage(stderr);
-		return EP_EXIT_USAGE;
+		return ep_usage_error(NULL, "no command given");
 	}
 	if (strcmp(argv[optind], "help") == 0)
 		return cmd_help(argc - optind, argv + optind);

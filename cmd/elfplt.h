@@ -48,7 +48,7 @@ extern const struct ep_cmd ep_cmd_load_child;
 	{ "help", no_argument, NULL, 'h' }
 
 /* Short options of EP_GLOBAL_LONGOPTS, to prepend to a command's own. */
-#define EP_GLOBAL_SHORTOPTS "ho:"
+#define EP_GLOBAL_SHORTOPTS ":ho:"
 
 /*
  * Handle a global option returned by getopt_long().  Returns 1 when handled,
@@ -59,8 +59,13 @@ int ep_global_option(struct ep_global *g, int c, const char *arg);
 /* Print "elfplt: <fmt>" and a hint line to stderr; returns EP_EXIT_USAGE. */
 int ep_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* The usage error for an option getopt_long() rejected (it printed why). */
-int ep_bad_option(const char *cmd);
+/*
+ * The usage error for an option getopt_long() rejected, c being ':' (missing
+ * argument) or '?' (unknown option).  For one message, not getopt's and ours,
+ * set opterr = 0 and start the short options with ':' (EP_GLOBAL_SHORTOPTS
+ * does).  Returns EP_EXIT_USAGE.
+ */
+int ep_bad_option(const char *cmd, int c, char **argv);
 
 /* Open g->out (stdout or -o FILE).  Returns 0, or EP_EXIT_USAGE after a message. */
 int ep_output_open(struct ep_global *g);
@@ -95,11 +100,20 @@ typedef void (*ep_error_fn)(const char *path, const struct ep_error *err, void *
 int ep_for_each_image(const char *const *paths, size_t n, bool populate, ep_image_fn fn,
 		      ep_error_fn on_error, void *ctx);
 
+/* The inputs of a command: its PATH operands, or the default. */
+struct ep_paths {
+	const char *const *v;
+	size_t n;
+	const char *def[1];
+	char modules[4096];
+};
+
 /*
- * Default input when a command gets no PATH: /lib/modules/$(uname -r).
- * Fills buf and returns it, or NULL (with a usage error printed) when that
- * directory does not exist.
+ * Fill in from argv[optind..argc) (after getopt_long()); with no PATH, the
+ * running kernel's modules in /lib/modules/$(uname -r), saying so on stderr.
+ * Returns 0, or EP_EXIT_USAGE after a usage error when there is no PATH and
+ * that directory does not exist.
  */
-const char *ep_default_modules_dir(const char *cmd, char *buf, size_t size);
+int ep_paths_get(struct ep_paths *in, const char *cmd, int argc, char **argv);
 
 #endif

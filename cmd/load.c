@@ -688,14 +688,12 @@ static int cmd_load(int argc, char **argv, struct ep_global *g)
 	};
 	struct load_run run = { .g = g, .set = EP_SET_ALL, .repeat = 5, .plan_fd = -1 };
 	struct ep_load_totals totals;
-	const char *const *paths;
-	char modules[4096];
-	const char *def[1];
-	size_t npaths;
+	struct ep_paths in;
 	uint64_t v;
 	int c, rc, status;
 
 	run.plan.threshold = ep_load_default_threshold();
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, EP_GLOBAL_SHORTOPTS, longopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
@@ -722,22 +720,16 @@ static int cmd_load(int argc, char **argv, struct ep_global *g)
 		case 'h':
 			load_usage(stdout);
 			return EP_EXIT_OK;
+		case ':':
 		case '?':
-			return ep_bad_option(g->cmd);
+			return ep_bad_option(g->cmd, c, argv);
 		default:
 			if (ep_global_option(g, c, optarg) < 0)
 				return EP_EXIT_USAGE;
 		}
 	}
-	paths = (const char *const *)argv + optind;
-	npaths = (size_t)(argc - optind);
-	if (npaths == 0) {
-		def[0] = ep_default_modules_dir(g->cmd, modules, sizeof(modules));
-		if (!def[0])
-			return EP_EXIT_USAGE;
-		paths = def;
-		npaths = 1;
-	}
+	if (ep_paths_get(&in, g->cmd, argc, argv))
+		return EP_EXIT_USAGE;
 	rc = ep_output_open(g);
 	if (rc)
 		return rc;
@@ -745,7 +737,7 @@ static int cmd_load(int argc, char **argv, struct ep_global *g)
 	run.files = json_object_get(run.doc, "files");
 	run.timer_res_ns = ep_monotonic_res_ns();
 
-	status = ep_for_each_image(paths, npaths, false, plan_one, plan_error, &run);
+	status = ep_for_each_image(in.v, in.n, false, plan_one, plan_error, &run);
 	ep_load_plan_totals(&run.plan, &totals);
 	if (make_plan_fd(&run) || measure(&run)) {
 		status = EP_EXIT_FAILED;

@@ -484,13 +484,12 @@ static int cmd_plt(int argc, char **argv, struct ep_global *g)
 	static const char *const mhdr[] = { "module",	"sorted before", "sorted after", "slots",
 					    "minimal", "full ns",	 "part ns" };
 	struct plt_run run = { .g = g, .opt = { .kaslr = true, .erratum_843419 = true } };
-	char modules[4096], *end;
-	const char *def[1];
-	const char *const *paths;
+	struct ep_paths in;
+	char *end;
 	unsigned long reps;
-	size_t npaths;
 	int c, rc, status;
 
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, EP_GLOBAL_SHORTOPTS, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'k':
@@ -528,22 +527,16 @@ static int cmd_plt(int argc, char **argv, struct ep_global *g)
 		case 'h':
 			plt_usage(stdout);
 			return EP_EXIT_OK;
+		case ':':
 		case '?':
-			return ep_bad_option(g->cmd);
+			return ep_bad_option(g->cmd, c, argv);
 		default:
 			if (ep_global_option(g, c, optarg) < 0)
 				return EP_EXIT_USAGE;
 		}
 	}
-	paths = (const char *const *)argv + optind;
-	npaths = (size_t)(argc - optind);
-	if (npaths == 0) {
-		def[0] = ep_default_modules_dir(g->cmd, modules, sizeof(modules));
-		if (!def[0])
-			return EP_EXIT_USAGE;
-		paths = def;
-		npaths = 1;
-	}
+	if (ep_paths_get(&in, g->cmd, argc, argv))
+		return EP_EXIT_USAGE;
 	rc = ep_output_open(g);
 	if (rc)
 		return rc;
@@ -553,7 +546,7 @@ static int cmd_plt(int argc, char **argv, struct ep_global *g)
 		run.modules = ep_table_new(run.opt.timing_reps ? 7 : 5, mhdr, "lrrrrrr");
 
 	/* Only headers, relocations and symbols are read: no MAP_POPULATE. */
-	status = ep_for_each_image(paths, npaths, false, plt_one, plt_error, &run);
+	status = ep_for_each_image(in.v, in.n, false, plt_one, plt_error, &run);
 	if (g->format == EP_FORMAT_JSON) {
 		totals_json(&run);
 		if (ep_report_write_json(run.doc, g->out))

@@ -423,16 +423,13 @@ static int cmd_stats(int argc, char **argv, struct ep_global *g)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct stats_run run = { .g = g };
-	char modules[4096];
-	const char *def[1];
-	const char *const *paths;
-	size_t npaths;
+	struct ep_paths in;
 	char *end;
 	int c, rc, status;
 
 	/* Our own messages, so they start "elfplt: " like every other one. */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":" EP_GLOBAL_SHORTOPTS, longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, EP_GLOBAL_SHORTOPTS, longopts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			run.top = strtoul(optarg, &end, 10);
@@ -444,33 +441,22 @@ static int cmd_stats(int argc, char **argv, struct ep_global *g)
 			stats_usage(stdout);
 			return EP_EXIT_OK;
 		case ':':
-			return ep_usage_error(g->cmd, "option '%s' needs an argument",
-					      argv[optind - 1]);
 		case '?':
-			if (optopt)
-				return ep_usage_error(g->cmd, "unknown option '-%c'", optopt);
-			return ep_usage_error(g->cmd, "unknown option '%s'", argv[optind - 1]);
+			return ep_bad_option(g->cmd, c, argv);
 		default:
 			if (ep_global_option(g, c, optarg) < 0)
 				return EP_EXIT_USAGE;
 		}
 	}
-	paths = (const char *const *)argv + optind;
-	npaths = (size_t)(argc - optind);
-	if (npaths == 0) {
-		def[0] = ep_default_modules_dir(g->cmd, modules, sizeof(modules));
-		if (!def[0])
-			return EP_EXIT_USAGE;
-		paths = def;
-		npaths = 1;
-	}
+	if (ep_paths_get(&in, g->cmd, argc, argv))
+		return EP_EXIT_USAGE;
 	rc = ep_output_open(g);
 	if (rc)
 		return rc;
 	run.doc = ep_report_new("elfplt-stats/1");
 	run.files = json_object_get(run.doc, "files");
 
-	status = ep_for_each_image(paths, npaths, false, stats_one, stats_error, &run);
+	status = ep_for_each_image(in.v, in.n, false, stats_one, stats_error, &run);
 	qsort(run.tops, run.ntops, sizeof(*run.tops), cmp_top);
 	if (g->format == EP_FORMAT_JSON) {
 		totals_json(&run);
