@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
+#include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,15 +61,77 @@ int ep_bad_option(const char *cmd, int c, char **argv)
 	return ep_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
 }
 
-int ep_output_open(struct ep_global *g)
+/* The first bytes of path are an ELF or compression magic: a walk takes it. */
+static bool looks_like_input(const char *path)
+{
+	unsigned char head[8];
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return false;
+	n = read(fd, head, sizeof(head));
+	close(fd);
+	if (n < SELFMAG)
+		return false;
+	return memcmp(head, ELFMAG, SELFMAG) == 0 ||
+	       ep_compression_sniff(head, (size_t)n) != EP_COMP_NONE;
+}
+
+/* dir contains file (both resolved): "/a/b" contains "/a/b/c/d". */
+static bool contains(const char *dir, const char *file)
+{
+	size_t n = strlen(dir);
+
+	if (strcmp(dir, "/") == 0)
+		return true;
+	return strncmp(dir, file, n) == 0 && file[n] == '/';
+}
+
+/*
+ * Opening the output truncates it: refuse an output that is one of the
+ * inputs, or an ELF file inside an input directory that the walk would take.
+ */
+static bool output_is_input(const char *output, const struct ep_paths *in)
+{
+	struct stat ost, st;
+	char *oreal, *dreal;
+	bool clash = false;
+	size_t i;
+
+	if (stat(output, &ost) != 0 || !S_ISREG(ost.st_mode))
+		return false;	/* nothing there yet, or a device such as /dev/null */
+	oreal = realpath(output, NULL);
+	for (i = 0; i < in->n && !clash; i++) {
+		if (stat(in->v[i], &st) != 0)
+			continue;
+		if (st.st_dev == ost.st_dev && st.st_ino == ost.st_ino) {
+			clash = true;
+		} else if (S_ISDIR(st.st_mode) && oreal) {
+			dreal = realpath(in->v[i], NULL);
+			clash = dreal && contains(dreal, oreal) && looks_like_input(output);
+			free(dreal);
+		}
+	}
+	free(oreal);
+	return clash;
+}
+
+int ep_output_open(struct ep_global *g, const struct ep_paths *in)
 {
 	if (!g->output || strcmp(g->output, "-") == 0) {
 		g->out = stdout;
 		return 0;
 	}
+	if (output_is_input(g->output, in))
+		return ep_usage_error(g->cmd, "-o %s would overwrite an input; elfplt never "
+				      "writes to its inputs", g->output);
 	g->out = fopen(g->output, "w");
-	if (!g->out)
-		return ep_usage_error(g->cmd, "cannot write %s: %s", g->output, strerror(errno));
+	if (!g->out) {
+		fprintf(stderr, "elfplt: cannot write %s: %s\n", g->output, strerror(errno));
+		return EP_EXIT_FAILED;
+	}
 	return 0;
 }
 

@@ -40,6 +40,8 @@ extern const struct ep_cmd ep_cmd_plt;
 extern const struct ep_cmd ep_cmd_load;
 extern const struct ep_cmd ep_cmd_load_child;
 
+struct ep_paths;
+
 /* Long options every subcommand accepts; put in its option array. */
 #define EP_GLOBAL_LONGOPTS                                            \
 	{ "format", required_argument, NULL, 0x100 },                 \
@@ -67,8 +69,13 @@ int ep_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(
  */
 int ep_bad_option(const char *cmd, int c, char **argv);
 
-/* Open g->out (stdout or -o FILE).  Returns 0, or EP_EXIT_USAGE after a message. */
-int ep_output_open(struct ep_global *g);
+/*
+ * Open g->out: stdout, or -o FILE.  Refuses (EP_EXIT_USAGE, after a usage
+ * error) a FILE that is one of the inputs in, or an ELF file below an input
+ * directory, since opening it would truncate it.  Returns 0, or
+ * EP_EXIT_FAILED after a message when FILE cannot be opened for writing.
+ */
+int ep_output_open(struct ep_global *g, const struct ep_paths *in);
 
 /* Flush and close g->out.  Returns 0, or EP_EXIT_FAILED after a message. */
 int ep_output_close(struct ep_global *g);

@@ -537,7 +537,7 @@ static int cmd_plt(int argc, char **argv, struct ep_global *g)
 	}
 	if (ep_paths_get(&in, g->cmd, argc, argv))
 		return EP_EXIT_USAGE;
-	rc = ep_output_open(g);
+	rc = ep_output_open(g, &in);
 	if (rc)
 		return rc;
 	run.doc = ep_report_new("elfplt-plt/1");

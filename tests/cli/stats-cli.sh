@@ -97,7 +97,11 @@ check "-o: nothing on stdout" 0 "$(wc -c <"$T/d.stdout")"
 cmp -s "$T/a.txt" "$T/b.txt" || fail "-o FILE text differs from stdout"
 "$ELFPLT" stats --json --format=text "$x86" >"$T/c.txt"
 cmp -s "$T/a.txt" "$T/c.txt" || fail "the last --format does not win"
-usage_error "-o into a missing directory" "$ELFPLT" stats -o "$T/no/such/dir/x" "$x86"
+# A report that cannot be written is a failure (exit 1), not a usage error.
+run "$ELFPLT" stats -o "$T/no/such/dir/x" "$x86"
+check "-o into a missing directory: exit status" 1 "$rc"
+check "-o into a missing directory: message" \
+	"elfplt: cannot write $T/no/such/dir/x: No such file or directory" "$(cat "$T/err")"
 
 # --- directory walk: by magic bytes, sorted ----------------------------------
 d=$T/tree
