@@ -153,21 +153,29 @@ int ep_output_close(struct ep_global *g)
 	return 0;
 }
 
-int ep_show_man(const char *cmd)
+int ep_show_man_page(const char *page, int section)
 {
-	char page[64], local[4096];
+	char local[4096];
 	struct stat st;
 
-	snprintf(page, sizeof(page), cmd ? "elfplt-%s" : "elfplt", cmd);
-	/* Uninstalled, from the build tree: read the page we just built. */
-	snprintf(local, sizeof(local), "%s/man/%s.1", ELFPLT_BUILDDIR, page);
+	/* Uninstalled, from the build tree: read the page just built. */
+	snprintf(local, sizeof(local), "%s/man/%s.%d", ELFPLT_BUILDDIR, page, section);
 	fflush(stdout);
 	if (stat(local, &st) == 0)
 		execlp("man", "man", "-l", local, (char *)NULL);
 	else
-		execlp("man", "man", page, (char *)NULL);
-	fprintf(stderr, "elfplt: cannot run man to show %s(1): %s\n", page, strerror(errno));
+		execlp("man", "man", section == 7 ? "7" : "1", page, (char *)NULL);
+	fprintf(stderr, "elfplt: cannot run man to show %s(%d): %s\n", page, section,
+		strerror(errno));
 	return EP_EXIT_FAILED;
+}
+
+int ep_show_man(const char *cmd)
+{
+	char page[64];
+
+	snprintf(page, sizeof(page), cmd ? "elfplt-%s" : "elfplt", cmd);
+	return ep_show_man_page(page, 1);
 }
 
 int ep_for_each_image(const char *const *paths, size_t n, bool populate, ep_image_fn fn,

@@ -41,7 +41,8 @@ static void usage(FILE *f)
 	for (i = 0; i < NCOMMANDS; i++)
 		if (!commands[i]->hidden)
 			fprintf(f, "  %-8s %s\n", commands[i]->name, commands[i]->help);
-	fputs("  help     show a command's manual page: elfplt help <command>\n\n"
+	fputs("  help     show a command's manual page: elfplt help <command>;\n"
+	      "           elfplt help json: the JSON contract, elfplt-json(7)\n\n"
 	      "global options (also accepted after the command):\n"
 	      "  --format=text|json  output for people (default) or machines\n"
 	      "  --json              same as --format=json\n"
@@ -53,6 +54,8 @@ static int cmd_help(int argc, char **argv)
 {
 	if (argc < 2)
 		return ep_show_man(NULL);
+	if (strcmp(argv[1], "json") == 0)
+		return ep_show_man_page("elfplt-json", 7);
 	if (!find_command(argv[1]))
 		return ep_usage_error(NULL, "'%s' is not an elfplt command", argv[1]);
 	return ep_show_man(argv[1]);

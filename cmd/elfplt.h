@@ -80,7 +80,14 @@ int ep_output_open(struct ep_global *g, const struct ep_paths *in);
 /* Flush and close g->out.  Returns 0, or EP_EXIT_FAILED after a message. */
 int ep_output_close(struct ep_global *g);
 
-/* Show elfplt-<cmd>(1), or elfplt(1) when cmd is NULL.  Returns an exit status. */
+/*
+ * Show manual page page(section) with man(1): the build tree's copy when
+ * there is one, else the installed page.  Returns only on failure, with an
+ * exit status.
+ */
+int ep_show_man_page(const char *page, int section);
+
+/* Show elfplt-<cmd>(1), or elfplt(1) when cmd is NULL. */
 int ep_show_man(const char *cmd);
 
 /*
