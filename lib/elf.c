@@ -399,3 +399,55 @@ const char *ep_machine_label(unsigned int e_machine, char *buf, size_t bufsize)
 	snprintf(buf, bufsize, "machine %u", e_machine);
 	return buf;
 }
+
+/* A PT_INTERP program header, with the table checked against the image. */
+static bool has_interp(const struct ep_image *img)
+{
+	const GElf_Ehdr *eh = &img->ehdr;
+	size_t phnum, i;
+	GElf_Phdr ph;
+
+	if (eh->e_phoff == 0 || eh->e_phoff > img->size || eh->e_phentsize == 0 ||
+	    elf_getphdrnum(img->elf, &phnum) != 0 ||
+	    phnum > (img->size - eh->e_phoff) / eh->e_phentsize)
+		return false;
+	for (i = 0; i < phnum; i++)
+		if (gelf_getphdr(img->elf, (int)i, &ph) && ph.p_type == PT_INTERP)
+			return true;
+	return false;
+}
+
+/* DF_1_PIE in the SHT_DYNAMIC section's DT_FLAGS_1. */
+static bool has_df1_pie(struct ep_image *img)
+{
+	size_t i, k, n;
+	GElf_Dyn dyn;
+	Elf_Data *d;
+
+	for (i = 1; i < img->shnum; i++) {
+		const GElf_Shdr *sh = &img->sections[i].shdr;
+
+		if (sh->sh_type != SHT_DYNAMIC || sh->sh_entsize == 0)
+			continue;
+		d = ep_section_data(img, i, NULL);
+		if (!d)
+			return false;
+		n = d->d_size / sh->sh_entsize;
+		for (k = 0; k < n && gelf_getdyn(d, (int)k, &dyn); k++) {
+			if (dyn.d_tag == DT_NULL)
+				break;
+			if (dyn.d_tag == DT_FLAGS_1)
+				return dyn.d_un.d_val & DF_1_PIE;
+		}
+	}
+	return false;
+}
+
+const char *ep_image_kind_label(struct ep_image *img)
+{
+	if (ep_image_is_kernel_module(img))
+		return "kernel module";
+	if (img->ehdr.e_type == ET_DYN && (has_interp(img) || has_df1_pie(img)))
+		return "position-independent executable";
+	return ep_type_label(img->ehdr.e_type);
+}

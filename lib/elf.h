@@ -88,6 +88,14 @@ size_t ep_image_find_section(const struct ep_image *img, const char *name);
  */
 bool ep_image_is_kernel_module(const struct ep_image *img);
 
+/*
+ * What the file is, for people, as file(1) would say it: "kernel module",
+ * "relocatable", "executable", "position-independent executable" (ET_DYN
+ * with a PT_INTERP program header, or DF_1_PIE in DT_FLAGS_1 as static-pie
+ * has), "shared object", "core file".
+ */
+const char *ep_image_kind_label(struct ep_image *img);
+
 /* Section executable (SHF_EXECINSTR); idx 0 or out of range is not. */
 bool ep_section_is_exec(const struct ep_image *img, size_t idx);
 
