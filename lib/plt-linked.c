@@ -58,8 +58,10 @@ static int count_table(struct ep_image *img, size_t idx, bool is_plt, struct ep_
 		for (k = 0; k < got; k++) {
 			enum ep_dynkind kind = ep_dynkind_of(img->ehdr.e_machine, batch[k].r_type);
 
-			if (kind == EP_DYN_GLOB_DAT)
+			if (kind == EP_DYN_GLOB_DAT) {
 				res->linked.glob_dat++;
+				s->got_relocations++;
+			}
 			if (!is_plt)
 				continue;
 			if (kind == EP_DYN_JUMP_SLOT)

@@ -105,6 +105,7 @@ static int count_table(struct ep_image *img, size_t idx, struct seen *seen,
 
 		if (is_got(m, r[i].r_type)) {
 			o->got_relocations++;
+			s->got_relocations++;
 			if (sym && !seen->got[sym]) {
 				seen->got[sym] = 1;
 				o->distinct_got_symbols++;

@@ -36,17 +36,30 @@ enum ep_plt_group { EP_PLT_CORE, EP_PLT_INIT, EP_PLT_NGROUP, EP_PLT_NOGROUP = EP
 /* "core", "init", or NULL for EP_PLT_NOGROUP. */
 const char *ep_plt_group_name(enum ep_plt_group g);
 
-/* One relocation section as a model saw it.  Counts are relocations unless said. */
+/*
+ * One relocation section as a model saw it.  Counts are relocations unless
+ * said; a field a model does not use stays 0 (veneers .. partitioned_ns are
+ * arm64-module only).
+ */
 struct ep_plt_section {
 	size_t index;		/* the relocation section */
 	const char *name;	/* points into the image */
-	size_t target;		/* sh_info */
-	const char *target_name;
+	size_t target;		/* sh_info; 0 when the table relocates no one section */
+	const char *target_name;	/* "" when target is 0 */
 	enum ep_plt_group group;
 	uint64_t relocations;	/* entries: sh_size / sh_entsize */
-	uint64_t branch_relocations;	/* CALL26/JUMP26 (arm64), PLT32 (x86-64) */
-	uint64_t plt_relocations;	/* of those, the ones that need a slot */
-	uint64_t slots;		/* slots the loader reserves for this section */
+	uint64_t branch_relocations;	/* CALL26/JUMP26 (AArch64), PLT32 (x86-64) */
+	/*
+	 * arm64-module: branches that need a slot; object: branches to
+	 * undefined symbols; linked: JUMP_SLOT and IRELATIVE (.rela.plt only).
+	 */
+	uint64_t plt_relocations;
+	uint64_t got_relocations;	/* linked: GLOB_DAT; object: GOT-generating; arm64: 0 */
+	/*
+	 * arm64-module: slots the loader reserves; object: distinct undefined
+	 * symbols branched to in this section; linked: plt_relocations.
+	 */
+	uint64_t slots;
 	uint64_t slots_minimal;	/* slots really needed (see the model) */
 	uint64_t veneers;	/* erratum 843419 ADRP veneer slots (in slots) */
 	uint64_t spare;		/* erratum 843419 slack slots (in slots) */
