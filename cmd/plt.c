@@ -7,7 +7,6 @@
 #include "config.h"
 
 #include <inttypes.h>
-#include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,14 +16,50 @@
 
 #define DEFAULT_TIMING_REPS 9
 
-struct plt_totals {
-	uint64_t files, failed, not_covered, rejected;
-	uint64_t by_model[8];
+/*
+ * Sums over the files of one model.  Only like quantities are added: the
+ * arm64-module figures are loader slots and bytes, the object figures upper
+ * bounds, the linked figures slots a link made; they never meet in one sum.
+ */
+struct arm64_totals {
+	uint64_t files, rejected;
 	uint64_t relocations, plt_relocations, veneers, slots, slots_minimal;
-	uint64_t bytes, bytes_minimal;
+	uint64_t bytes, bytes_minimal, leftover_sections;
 	uint64_t sorted_full, sorted_partitioned, sort_sections, sort_skipped;
-	uint64_t leftover_sections, full_ns, partitioned_ns;
+	uint64_t full_ns, partitioned_ns;
 };
+
+struct object_totals {
+	uint64_t files, relocations;
+	struct ep_plt_object sum;
+};
+
+struct linked_totals {
+	uint64_t files, relocations;
+	struct ep_plt_linked sum;	/* rela_plt unused */
+};
+
+struct plt_totals {
+	uint64_t files, files_failed, not_covered;
+	struct arm64_totals arm64;
+	struct object_totals object;
+	struct linked_totals linked;
+};
+
+/* One file's line in a per-model summary table: its path as given, its figures. */
+struct summary_row {
+	char *path;
+	uint64_t v[8];		/* the columns after the path, in the view's order */
+};
+
+/* A per-model summary table, filled file by file and printed at the end. */
+struct summary {
+	struct summary_row *rows;
+	size_t nrows, cap;
+};
+
+/* One summary table per model elfplt plt shows: model_views[] below. */
+#define NVIEWS 3
 
 struct plt_run {
 	struct ep_global *g;
@@ -32,19 +67,631 @@ struct plt_run {
 	struct ep_plt_options opt;
 	bool summary;
 	json_t *doc, *files;
-	struct ep_table *modules;	/* one row per arm64 module */
+	struct summary tables[NVIEWS];	/* model_views[i]'s table in tables[i] */
+	bool nomem;
 	struct plt_totals t;
 };
 
-static size_t model_index(const struct ep_plt_model *m)
+/* "slot" or "slots" after the count n. */
+static const char *plural(uint64_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
+/* ---- the section table: each model its own columns ------------------------ */
+
+enum field {
+	F_INDEX,
+	F_NAME,
+	F_TARGET,
+	F_GROUP,
+	F_RELOCATIONS,
+	F_BRANCHES,
+	F_PLT_RELOCATIONS,
+	F_GOT_RELOCATIONS,
+	F_SLOTS,
+	F_MINIMAL,
+	F_VENEERS,
+	F_SPARE,
+	F_SORTED_FULL,
+	F_SORTED_PARTITIONED,
+	F_FULL_NS,
+	F_PARTITIONED_NS,
+};
+
+struct column {
+	const char *header;
+	char align;
+	enum field field;
+};
+
+/* Every column means something for an arm64 module; the timing ones need --timing. */
+static const struct column arm64_columns[] = {
+	{ "[Nr]", 'r', F_INDEX },
+	{ "relocations", 'l', F_NAME },
+	{ "target", 'l', F_TARGET },
+	{ "group", 'l', F_GROUP },
+	{ "relocs", 'r', F_RELOCATIONS },
+	{ "branches", 'r', F_BRANCHES },
+	{ "need", 'r', F_PLT_RELOCATIONS },
+	{ "slots", 'r', F_SLOTS },
+	{ "minimal", 'r', F_MINIMAL },
+	{ "veneers", 'r', F_VENEERS },
+	{ "spare", 'r', F_SPARE },
+	{ "sorted<5.8", 'r', F_SORTED_FULL },
+	{ "sorted>=5.8", 'r', F_SORTED_PARTITIONED },
+	{ "full ns", 'r', F_FULL_NS },
+	{ "part ns", 'r', F_PARTITIONED_NS },
+};
+
+/* An object: branches, those to undefined symbols, their distinct targets, GOT. */
+static const struct column object_columns[] = {
+	{ "[Nr]", 'r', F_INDEX },
+	{ "relocations", 'l', F_NAME },
+	{ "target", 'l', F_TARGET },
+	{ "relocs", 'r', F_RELOCATIONS },
+	{ "branches", 'r', F_BRANCHES },
+	{ "undefined", 'r', F_PLT_RELOCATIONS },
+	{ "distinct", 'r', F_SLOTS },
+	{ "GOT", 'r', F_GOT_RELOCATIONS },
+};
+
+/* A linked file: the dynamic tables, their PLT and GLOB_DAT relocations. */
+static const struct column linked_columns[] = {
+	{ "[Nr]", 'r', F_INDEX },
+	{ "relocations", 'l', F_NAME },
+	{ "target", 'l', F_TARGET },
+	{ "relocs", 'r', F_RELOCATIONS },
+	{ "PLT slots", 'r', F_SLOTS },
+	{ "GLOB_DAT", 'r', F_GOT_RELOCATIONS },
+};
+
+static const char *const arm64_summary[] = { "module",  "sorted<5.8", "sorted>=5.8", "slots",
+					     "minimal", "full ns",	  "part ns" };
+static const char *const object_summary[] = { "object",	  "branches",	 "undefined",
+					      "PLT slots max", "GOT relocs", "GOT entries max" };
+static const char *const linked_summary[] = { "linked file", "PLT slots", "JUMP_SLOT",
+					      "IRELATIVE",   "GLOB_DAT",  ".plt bytes",
+					      ".plt.sec bytes", ".got bytes", ".got.plt bytes" };
+
+/* How the text report shows one model: nouns, section columns, summary columns. */
+struct model_view {
+	const struct ep_plt_model *model;
+	const char *one, *many;	/* "module", "modules" */
+	const struct column *columns;
+	unsigned int ncolumns;
+	const char *const *summary;	/* the path's header first */
+	unsigned int nsummary;
+	unsigned int ntiming;	/* trailing columns of both that need --timing */
+};
+
+#define VIEW(m, one, many, cols, sum, ntiming)                                                 \
+	{ &(m), one, many, cols, sizeof(cols) / sizeof(cols[0]), sum,                        \
+	  sizeof(sum) / sizeof(sum[0]), ntiming }
+
+static const struct model_view model_views[] = {
+	VIEW(ep_plt_model_arm64_module, "arm64 module", "arm64 modules", arm64_columns,
+	     arm64_summary, 2),
+	VIEW(ep_plt_model_object, "object", "objects", object_columns, object_summary, 0),
+	VIEW(ep_plt_model_linked, "linked file", "linked files", linked_columns, linked_summary, 0),
+};
+
+_Static_assert(sizeof(model_views) / sizeof(model_views[0]) == NVIEWS, "one view per table");
+
+/* The view of m and its index in model_views[]; NULL for a model it does not know. */
+static const struct model_view *view_of(const struct ep_plt_model *m, size_t *index)
 {
 	size_t i;
 
-	for (i = 0; ep_plt_models[i]; i++)
-		if (ep_plt_models[i] == m)
-			return i;
+	for (i = 0; i < NVIEWS; i++)
+		if (model_views[i].model == m) {
+			if (index)
+				*index = i;
+			return &model_views[i];
+		}
+	return NULL;
+}
+
+static uint64_t section_count(const struct ep_plt_section *s, enum field f)
+{
+	switch (f) {
+	case F_RELOCATIONS:
+		return s->relocations;
+	case F_BRANCHES:
+		return s->branch_relocations;
+	case F_PLT_RELOCATIONS:
+		return s->plt_relocations;
+	case F_GOT_RELOCATIONS:
+		return s->got_relocations;
+	case F_SLOTS:
+		return s->slots;
+	case F_MINIMAL:
+		return s->slots_minimal;
+	case F_VENEERS:
+		return s->veneers;
+	case F_SPARE:
+		return s->spare;
+	case F_SORTED_FULL:
+		return s->sorted_full;
+	case F_SORTED_PARTITIONED:
+		return s->sorted_partitioned;
+	case F_FULL_NS:
+		return s->full_ns;
+	case F_PARTITIONED_NS:
+		return s->partitioned_ns;
+	default:
+		return 0;
+	}
+}
+
+static void section_cell(struct ep_table *t, const struct ep_plt_section *s, enum field f)
+{
+	const char *group;
+
+	switch (f) {
+	case F_INDEX:
+		ep_table_cell(t, "[%zu]", s->index);
+		break;
+	case F_NAME:
+		ep_table_cell(t, "%s", s->name);
+		break;
+	case F_TARGET:
+		/* sh_info 0 (.rela.dyn): no one target section, shown as stats does. */
+		if (s->target)
+			ep_table_cell(t, "[%zu] %s", s->target, s->target_name);
+		else
+			ep_table_cell(t, "-");
+		break;
+	case F_GROUP:
+		group = ep_plt_group_name(s->group);
+		ep_table_cell(t, "%s", group ? group : "-");
+		break;
+	case F_PLT_RELOCATIONS:
+		ep_table_cell(t, "%" PRIu64 "%s", s->plt_relocations, s->leftover ? "*" : "");
+		break;
+	default:
+		ep_table_cell(t, "%" PRIu64, section_count(s, f));
+	}
+}
+
+static void print_sections(FILE *out, const struct model_view *v, const struct ep_plt_result *res)
+{
+	const char *hdr[16];
+	char align[17];
+	unsigned int i, ncols = v->ncolumns - (res->opt.timing_reps ? 0 : v->ntiming);
+	struct ep_table *t;
+	size_t k;
+
+	if (!res->nsecs)
+		return;
+	for (i = 0; i < ncols; i++) {
+		hdr[i] = v->columns[i].header;
+		align[i] = v->columns[i].align;
+	}
+	align[ncols] = '\0';
+	t = ep_table_new(ncols, hdr, align);
+	for (k = 0; t && k < res->nsecs; k++) {
+		ep_table_row(t);
+		for (i = 0; i < ncols; i++)
+			section_cell(t, &res->secs[k], v->columns[i].field);
+	}
+	if (t)
+		ep_table_print(t, out, "  ");
+	ep_table_free(t);
+}
+
+/* ---- text lines shared by a file and the totals of its model --------------- */
+
+static void print_sorting(FILE *out, uint64_t full, uint64_t partitioned, uint64_t skipped,
+			  uint64_t sections)
+{
+	fprintf(out,
+		"  sorting: %" PRIu64 " %s before v5.8, %" PRIu64 " since; no sort in %" PRIu64
+		" of %" PRIu64 " %s\n",
+		full, plural(full, "entry", "entries"), partitioned, skipped, sections,
+		plural(sections, "section", "sections"));
+}
+
+static void print_object(FILE *out, const struct ep_plt_object *o)
+{
+	fprintf(out,
+		"  branch relocations: %" PRIu64 ", to undefined symbols: %" PRIu64
+		", distinct targets: %" PRIu64 " -> at most %" PRIu64 " PLT %s\n"
+		"  GOT relocations: %" PRIu64 ", distinct symbols: %" PRIu64 " -> at most %" PRIu64
+		" GOT %s\n",
+		o->branch_relocations, o->undefined_branches, o->distinct_targets,
+		o->distinct_targets, plural(o->distinct_targets, "slot", "slots"),
+		o->got_relocations, o->distinct_got_symbols, o->distinct_got_symbols,
+		plural(o->distinct_got_symbols, "entry", "entries"));
+}
+
+static void print_linked(FILE *out, const struct ep_plt_linked *l)
+{
+	fprintf(out,
+		"  PLT: %" PRIu64 " %s (%" PRIu64 " JUMP_SLOT, %" PRIu64 " IRELATIVE); GOT: %" PRIu64
+		" GLOB_DAT %s\n"
+		"  sizes: .plt %" PRIu64 ", .plt.sec %" PRIu64 ", .got %" PRIu64 ", .got.plt %" PRIu64
+		" bytes\n",
+		l->plt_slots, plural(l->plt_slots, "slot", "slots"), l->jump_slot, l->irelative,
+		l->glob_dat, plural(l->glob_dat, "entry", "entries"), l->plt_bytes,
+		l->plt_sec_bytes, l->got_bytes, l->got_plt_bytes);
+}
+
+static void print_timing(FILE *out, unsigned int reps, uint64_t full_ns, uint64_t partitioned_ns)
+{
+	fprintf(out,
+		"  timing (median of %u): full sort %" PRIu64 " ns, partition + sort %" PRIu64
+		" ns\n",
+		reps, full_ns, partitioned_ns);
+}
+
+static void print_module(FILE *out, const struct ep_plt_result *res)
+{
+	int g;
+	size_t i;
+	bool leftover = false;
+
+	for (g = 0; g < EP_PLT_NGROUP; g++) {
+		const struct ep_plt_group_result *gr = &res->groups[g];
+
+		fprintf(out,
+			"  %s: %" PRIu64 " %s (minimal %" PRIu64 "), %s %" PRIu64
+			" bytes (minimal %" PRIu64 ")\n",
+			ep_plt_group_name(g), gr->slots, plural(gr->slots, "slot", "slots"),
+			gr->slots_minimal, g == EP_PLT_CORE ? ".plt" : ".init.plt", gr->bytes,
+			gr->bytes_minimal);
+	}
+	if (res->has_tramp)
+		fprintf(out, "  .text.ftrace_trampoline: %" PRIu64 " bytes\n", res->tramp_bytes);
+	print_sorting(out, res->sorted_full, res->sorted_partitioned, res->sort_skipped,
+		      res->sort_sections);
+	if (res->opt.timing_reps)
+		print_timing(out, res->opt.timing_reps, res->full_ns, res->partitioned_ns);
+	for (i = 0; i < res->nsecs; i++)
+		leftover |= res->secs[i].leftover;
+	if (leftover)
+		fputs("  *: the partition left a slot-needing entry outside the sorted range\n",
+		      out);
+	if (res->kernel_rejects)
+		fprintf(out, "  the kernel rejects this module: %s\n", res->kernel_rejects);
+}
+
+static const char *onoff(bool b)
+{
+	return b ? "on" : "off";
+}
+
+static void print_file(FILE *out, const struct ep_image *img, const struct ep_plt_result *res)
+{
+	const struct model_view *v = view_of(res->model, NULL);
+
+	if (!res->model || !v) {
+		fprintf(out, "%s: no model: %s\n\n", img->path,
+			res->note ? res->note : "not shown in text");
+		return;
+	}
+	fprintf(out, "%s: %s (%s)", img->path, res->model->name, res->model->source);
+	if (res->model == &ep_plt_model_arm64_module)
+		fprintf(out, "; kaslr %s, erratum-843419 %s", onoff(res->opt.kaslr),
+			onoff(res->opt.erratum_843419));
+	fputc('\n', out);
+	print_sections(out, v, res);
+	if (res->model == &ep_plt_model_arm64_module)
+		print_module(out, res);
+	if (res->linked_valid)
+		print_linked(out, &res->linked);
+	if (res->object_valid)
+		print_object(out, &res->object);
+	fputc('\n', out);
+}
+
+/* ---- per-model summary tables ---------------------------------------------- */
+
+/* The figures of res's line in its model's summary table, in the view's order. */
+static void summary_values(const struct ep_plt_result *res, uint64_t *v)
+{
+	const struct ep_plt_object *o = &res->object;
+	const struct ep_plt_linked *l = &res->linked;
+
+	if (res->model == &ep_plt_model_arm64_module) {
+		v[0] = res->sorted_full;
+		v[1] = res->sorted_partitioned;
+		v[2] = res->groups[EP_PLT_CORE].slots + res->groups[EP_PLT_INIT].slots;
+		v[3] = res->groups[EP_PLT_CORE].slots_minimal +
+		       res->groups[EP_PLT_INIT].slots_minimal;
+		v[4] = res->full_ns;
+		v[5] = res->partitioned_ns;
+	} else if (res->model == &ep_plt_model_object) {
+		v[0] = o->branch_relocations;
+		v[1] = o->undefined_branches;
+		v[2] = o->distinct_targets;
+		v[3] = o->got_relocations;
+		v[4] = o->distinct_got_symbols;
+	} else if (res->model == &ep_plt_model_linked) {
+		v[0] = l->plt_slots;
+		v[1] = l->jump_slot;
+		v[2] = l->irelative;
+		v[3] = l->glob_dat;
+		v[4] = l->plt_bytes;
+		v[5] = l->plt_sec_bytes;
+		v[6] = l->got_bytes;
+		v[7] = l->got_plt_bytes;
+	}
+}
+
+static void summary_add(struct plt_run *run, const struct ep_image *img,
+			const struct ep_plt_result *res)
+{
+	struct summary *s;
+	struct summary_row *row;
+	size_t i;
+
+	if (!view_of(res->model, &i))
+		return;
+	s = &run->tables[i];
+	if (s->nrows == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 64;
+		struct summary_row *v = realloc(s->rows, cap * sizeof(*v));
+
+		if (!v) {
+			run->nomem = true;
+			return;
+		}
+		s->rows = v;
+		s->cap = cap;
+	}
+	row = &s->rows[s->nrows];
+	memset(row, 0, sizeof(*row));
+	row->path = strdup(img->path);
+	if (!row->path) {
+		run->nomem = true;
+		return;
+	}
+	summary_values(res, row->v);
+	s->nrows++;
+}
+
+/* Does the table of model_views[i] get printed? */
+static bool summary_shown(const struct plt_run *run, size_t i)
+{
+	return run->tables[i].nrows > (run->summary ? 0 : 1);
+}
+
+/*
+ * The longest directory prefix ("a/b/", ending in '/') of every path in the
+ * tables shown, as a length; 0 when there is none, it names no directory
+ * ("/", "./") or there is only one path.  Paths given distinct stay distinct
+ * without it, so the rows still name their files unambiguously.
+ */
+static size_t common_dir(const struct plt_run *run, const char **first)
+{
+	size_t i, r, len = 0, nrows = 0;
+	const char *p = NULL;
+
+	for (i = 0; i < NVIEWS; i++) {
+		const struct summary *s = &run->tables[i];
+
+		if (!summary_shown(run, i))
+			continue;
+		for (r = 0; r < s->nrows; r++, nrows++) {
+			const char *q = s->rows[r].path;
+			size_t k = 0;
+
+			if (!p) {
+				p = q;
+				len = strlen(p);
+				continue;
+			}
+			while (k < len && p[k] == q[k])
+				k++;
+			len = k;
+		}
+	}
+	while (len && p[len - 1] != '/')
+		len--;
+	/* "/", "./" or "../" alone would only make the paths look relative. */
+	if (strspn(p ? p : "", "./") >= len)
+		len = 0;
+	*first = p;
+	return nrows > 1 ? len : 0;
+}
+
+static void summary_print(struct plt_run *run, FILE *out)
+{
+	const char *first = NULL;
+	size_t i, r, cut = common_dir(run, &first);
+	unsigned int c, ncols;
+
+	if (cut)
+		fprintf(out, "paths below %.*s\n\n", (int)cut, first);
+	for (i = 0; i < NVIEWS; i++) {
+		const struct model_view *v = &model_views[i];
+		const struct summary *s = &run->tables[i];
+		char align[17] = "lrrrrrrrrrrrrrrr";
+		struct ep_table *t;
+
+		if (!summary_shown(run, i))
+			continue;
+		ncols = v->nsummary - (run->opt.timing_reps ? 0 : v->ntiming);
+		align[ncols] = '\0';
+		t = ep_table_new(ncols, v->summary, align);
+		for (r = 0; t && r < s->nrows; r++) {
+			ep_table_row(t);
+			ep_table_cell(t, "%s", s->rows[r].path + cut);
+			for (c = 1; c < ncols; c++)
+				ep_table_cell(t, "%" PRIu64, s->rows[r].v[c - 1]);
+		}
+		if (!t || ep_table_print(t, out, ""))
+			run->nomem = true;
+		ep_table_free(t);
+		fputc('\n', out);
+	}
+}
+
+static void summary_free(struct plt_run *run)
+{
+	size_t i, r;
+
+	for (i = 0; i < NVIEWS; i++) {
+		for (r = 0; r < run->tables[i].nrows; r++)
+			free(run->tables[i].rows[r].path);
+		free(run->tables[i].rows);
+	}
+}
+
+/* ---- totals ------------------------------------------------------------------ */
+
+static void add_arm64(struct arm64_totals *t, const struct ep_plt_result *res)
+{
+	size_t i;
+	int g;
+
+	t->rejected += res->kernel_rejects != NULL;
+	for (i = 0; i < res->nsecs; i++) {
+		const struct ep_plt_section *s = &res->secs[i];
+
+		t->relocations += s->relocations;
+		t->plt_relocations += s->plt_relocations;
+		t->veneers += s->veneers;
+		t->slots += s->slots;
+		t->slots_minimal += s->slots_minimal;
+		t->leftover_sections += s->leftover;
+	}
+	for (g = 0; g < EP_PLT_NGROUP; g++) {
+		t->bytes += res->groups[g].bytes;
+		t->bytes_minimal += res->groups[g].bytes_minimal;
+	}
+	t->sorted_full += res->sorted_full;
+	t->sorted_partitioned += res->sorted_partitioned;
+	t->sort_sections += res->sort_sections;
+	t->sort_skipped += res->sort_skipped;
+	t->full_ns += res->full_ns;
+	t->partitioned_ns += res->partitioned_ns;
+}
+
+static uint64_t relocations_of(const struct ep_plt_result *res)
+{
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < res->nsecs; i++)
+		n += res->secs[i].relocations;
+	return n;
+}
+
+static void add_totals(struct plt_run *run, const struct ep_plt_result *res)
+{
+	struct plt_totals *t = &run->t;
+
+	t->files++;
+	if (!res->model) {
+		t->not_covered++;
+	} else if (res->model == &ep_plt_model_arm64_module) {
+		t->arm64.files++;
+		add_arm64(&t->arm64, res);
+	} else if (res->model == &ep_plt_model_object) {
+		struct ep_plt_object *o = &t->object.sum;
+
+		t->object.files++;
+		t->object.relocations += relocations_of(res);
+		o->branch_relocations += res->object.branch_relocations;
+		o->undefined_branches += res->object.undefined_branches;
+		o->distinct_targets += res->object.distinct_targets;
+		o->got_relocations += res->object.got_relocations;
+		o->distinct_got_symbols += res->object.distinct_got_symbols;
+	} else if (res->model == &ep_plt_model_linked) {
+		struct ep_plt_linked *l = &t->linked.sum;
+
+		t->linked.files++;
+		t->linked.relocations += relocations_of(res);
+		l->jump_slot += res->linked.jump_slot;
+		l->irelative += res->linked.irelative;
+		l->plt_slots += res->linked.plt_slots;
+		l->glob_dat += res->linked.glob_dat;
+		l->plt_bytes += res->linked.plt_bytes;
+		l->plt_sec_bytes += res->linked.plt_sec_bytes;
+		l->got_bytes += res->linked.got_bytes;
+		l->got_plt_bytes += res->linked.got_plt_bytes;
+	}
+}
+
+static uint64_t files_of(const struct plt_totals *t, const struct ep_plt_model *m)
+{
+	if (m == &ep_plt_model_arm64_module)
+		return t->arm64.files;
+	if (m == &ep_plt_model_object)
+		return t->object.files;
+	if (m == &ep_plt_model_linked)
+		return t->linked.files;
 	return 0;
 }
+
+static void print_totals(struct plt_run *run)
+{
+	const struct plt_totals *t = &run->t;
+	const struct arm64_totals *a = &t->arm64;
+	FILE *out = run->g->out;
+	const char *sep = ": ";
+	size_t i;
+
+	fprintf(out, "total: %" PRIu64 " %s", t->files, plural(t->files, "file", "files"));
+	for (i = 0; i < NVIEWS; i++) {
+		const uint64_t n = files_of(t, model_views[i].model);
+
+		if (!n)
+			continue;
+		fprintf(out, "%s%" PRIu64 " %s", sep, n,
+			plural(n, model_views[i].one, model_views[i].many));
+		sep = ", ";
+	}
+	if (t->not_covered)
+		fprintf(out, "%s%" PRIu64 " not covered", sep, t->not_covered);
+	if (t->files_failed)
+		fprintf(out, "; %" PRIu64 " %s failed", t->files_failed,
+			plural(t->files_failed, "file", "files"));
+	fputc('\n', out);
+	if (a->files) {
+		fprintf(out, "%s, %" PRIu64 " %s (%" PRIu64 " rejected by the kernel):\n",
+			ep_plt_model_arm64_module.name, a->files,
+			plural(a->files, "module", "modules"), a->rejected);
+		fprintf(out,
+			"  slots: %" PRIu64 " (minimal %" PRIu64 "), %" PRIu64 " %s; .plt and .init.plt"
+			" %" PRIu64 " bytes (minimal %" PRIu64 ")\n",
+			a->slots, a->slots_minimal, a->veneers, plural(a->veneers, "veneer", "veneers"),
+			a->bytes, a->bytes_minimal);
+		print_sorting(out, a->sorted_full, a->sorted_partitioned, a->sort_skipped,
+			      a->sort_sections);
+		if (run->opt.timing_reps)
+			print_timing(out, run->opt.timing_reps, a->full_ns, a->partitioned_ns);
+		if (a->leftover_sections)
+			fprintf(out, "  %" PRIu64 " %s with a partition leftover\n",
+				a->leftover_sections,
+				plural(a->leftover_sections, "section", "sections"));
+	}
+	if (t->object.files) {
+		fprintf(out, "%s, %" PRIu64 " %s (bounds added file by file):\n",
+			ep_plt_model_object.name, t->object.files,
+			plural(t->object.files, "file", "files"));
+		print_object(out, &t->object.sum);
+	}
+	if (t->linked.files) {
+		fprintf(out, "%s, %" PRIu64 " %s:\n", ep_plt_model_linked.name, t->linked.files,
+			plural(t->linked.files, "file", "files"));
+		print_linked(out, &t->linked.sum);
+	}
+}
+
+static void totals_text(struct plt_run *run)
+{
+	const struct plt_totals *t = &run->t;
+
+	summary_print(run, run->g->out);
+	/* A single file's details are its totals, except when only totals are asked for. */
+	if (t->files + t->files_failed > (run->summary ? 0 : 1))
+		print_totals(run);
+}
+
+/* ---- JSON -------------------------------------------------------------------- */
 
 static json_t *json_u(uint64_t v)
 {
@@ -58,13 +705,15 @@ static json_t *json_section(const struct ep_plt_result *res, const struct ep_plt
 
 	json_object_set_new(o, "index", json_u(s->index));
 	json_object_set_new(o, "name", json_string(s->name));
+	/* sh_info 0: {"index": 0, "name": ""}, as elfplt-stats/1 has it. */
 	json_object_set_new(o, "target",
 			    json_pack("{s:o, s:s}", "index", json_u(s->target), "name",
-				      s->target_name));
+				      s->target ? s->target_name : ""));
 	json_object_set_new(o, "group", group ? json_string(group) : json_null());
 	json_object_set_new(o, "relocations", json_u(s->relocations));
 	json_object_set_new(o, "branch_relocations", json_u(s->branch_relocations));
 	json_object_set_new(o, "plt_relocations", json_u(s->plt_relocations));
+	json_object_set_new(o, "got_relocations", json_u(s->got_relocations));
 	json_object_set_new(o, "slots", json_u(s->slots));
 	json_object_set_new(o, "slots_minimal", json_u(s->slots_minimal));
 	json_object_set_new(o, "veneers", json_u(s->veneers));
@@ -100,6 +749,42 @@ static json_t *json_groups(const struct ep_image *img, const struct ep_plt_resul
 	return o;
 }
 
+static json_t *json_sorted(uint64_t full, uint64_t partitioned, uint64_t sections,
+			   uint64_t unsorted)
+{
+	return json_pack("{s:o, s:o, s:o, s:o}", "full", json_u(full), "partitioned",
+			 json_u(partitioned), "sections", json_u(sections), "sections_unsorted",
+			 json_u(unsorted));
+}
+
+static json_t *json_timing(uint64_t full_ns, uint64_t partitioned_ns)
+{
+	return json_pack("{s:o, s:o}", "full_ns", json_u(full_ns), "partitioned_ns",
+			 json_u(partitioned_ns));
+}
+
+/* files[].linked, and the same keys summed in totals.by_model[]. */
+static json_t *json_linked(const struct ep_plt_linked *l)
+{
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "plt_slots",
+			 json_u(l->plt_slots), "jump_slot", json_u(l->jump_slot), "irelative",
+			 json_u(l->irelative), "got_entries_glob_dat", json_u(l->glob_dat),
+			 "plt_bytes", json_u(l->plt_bytes), "plt_sec_bytes",
+			 json_u(l->plt_sec_bytes), "got_bytes", json_u(l->got_bytes),
+			 "got_plt_bytes", json_u(l->got_plt_bytes));
+}
+
+/* files[].object, and the same keys summed in totals.by_model[]. */
+static json_t *json_object_bounds(const struct ep_plt_object *ob)
+{
+	return json_pack("{s:o, s:o, s:o, s:o, s:o}", "branch_relocations",
+			 json_u(ob->branch_relocations), "undefined_branches",
+			 json_u(ob->undefined_branches), "plt_slots_max",
+			 json_u(ob->distinct_targets), "got_relocations",
+			 json_u(ob->got_relocations), "got_entries_max",
+			 json_u(ob->distinct_got_symbols));
+}
+
 static json_t *json_file(const struct ep_image *img, const struct ep_plt_result *res)
 {
 	bool module = res->model == &ep_plt_model_arm64_module;
@@ -124,220 +809,79 @@ static json_t *json_file(const struct ep_image *img, const struct ep_plt_result 
 			    res->has_tramp ? json_pack("{s:o}", "bytes", json_u(res->tramp_bytes))
 					   : json_null());
 	json_object_set_new(o, "sorted",
-			    json_pack("{s:o, s:o, s:o, s:o}", "full", json_u(res->sorted_full),
-				      "partitioned", json_u(res->sorted_partitioned), "sections",
-				      json_u(res->sort_sections), "sections_unsorted",
-				      json_u(res->sort_skipped)));
+			    json_sorted(res->sorted_full, res->sorted_partitioned,
+					res->sort_sections, res->sort_skipped));
 	if (res->opt.timing_reps && module)
-		json_object_set_new(o, "timing",
-				    json_pack("{s:o, s:o}", "full_ns", json_u(res->full_ns),
-					      "partitioned_ns", json_u(res->partitioned_ns)));
+		json_object_set_new(o, "timing", json_timing(res->full_ns, res->partitioned_ns));
 	json_object_set_new(o, "kernel_rejects",
 			    res->kernel_rejects ? json_string(res->kernel_rejects) : json_null());
-	if (res->linked_valid) {
-		const struct ep_plt_linked *l = &res->linked;
-
-		json_object_set_new(
-			o, "linked",
-			json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "plt_slots",
-				  json_u(l->plt_slots), "jump_slot", json_u(l->jump_slot),
-				  "irelative", json_u(l->irelative), "got_entries_glob_dat",
-				  json_u(l->glob_dat), "plt_bytes", json_u(l->plt_bytes),
-				  "plt_sec_bytes", json_u(l->plt_sec_bytes), "got_bytes",
-				  json_u(l->got_bytes), "got_plt_bytes", json_u(l->got_plt_bytes)));
-	}
-	if (res->object_valid) {
-		const struct ep_plt_object *ob = &res->object;
-
-		json_object_set_new(
-			o, "object",
-			json_pack("{s:o, s:o, s:o, s:o, s:o}", "branch_relocations",
-				  json_u(ob->branch_relocations), "undefined_branches",
-				  json_u(ob->undefined_branches), "plt_slots_max",
-				  json_u(ob->distinct_targets), "got_relocations",
-				  json_u(ob->got_relocations), "got_entries_max",
-				  json_u(ob->distinct_got_symbols)));
-	}
+	if (res->linked_valid)
+		json_object_set_new(o, "linked", json_linked(&res->linked));
+	if (res->object_valid)
+		json_object_set_new(o, "object", json_object_bounds(&res->object));
 	return o;
 }
 
-static const char *onoff(bool b)
+/* The arm64-module sums: totals.by_model[] and, unchanged, the top of totals. */
+static json_t *json_arm64_totals(const struct arm64_totals *a, bool timing)
 {
-	return b ? "on" : "off";
+	json_t *o = json_object();
+
+	json_object_set_new(o, "kernel_rejects", json_u(a->rejected));
+	json_object_set_new(o, "relocations", json_u(a->relocations));
+	json_object_set_new(o, "plt_relocations", json_u(a->plt_relocations));
+	json_object_set_new(o, "veneers", json_u(a->veneers));
+	json_object_set_new(o, "slots", json_u(a->slots));
+	json_object_set_new(o, "slots_minimal", json_u(a->slots_minimal));
+	json_object_set_new(o, "bytes", json_u(a->bytes));
+	json_object_set_new(o, "bytes_minimal", json_u(a->bytes_minimal));
+	json_object_set_new(o, "partition_leftover_sections", json_u(a->leftover_sections));
+	json_object_set_new(o, "sorted",
+			    json_sorted(a->sorted_full, a->sorted_partitioned, a->sort_sections,
+					a->sort_skipped));
+	if (timing)
+		json_object_set_new(o, "timing", json_timing(a->full_ns, a->partitioned_ns));
+	return o;
 }
 
-static void print_sections(FILE *out, const struct ep_plt_result *res)
+/* {"model": name, "files": files, "relocations": relocations, ...keys}; steals keys. */
+static json_t *json_model_totals(const struct ep_plt_model *m, uint64_t files,
+				 uint64_t relocations, json_t *keys)
 {
-	static const char *const hdr[] = { "[Nr]",	  "relocations", "target",  "group",
-					   "relocs",	  "branches",	 "need",    "slots",
-					   "minimal",	  "veneers",	 "spare",   "sorted<5.8",
-					   "sorted>=5.8", "full ns",	 "part ns" };
-	unsigned int ncols = res->opt.timing_reps ? 15 : 13;
-	struct ep_table *t = ep_table_new(ncols, hdr, "rllrrrrrrrrrrrr");
-	size_t i;
+	json_t *o = json_pack("{s:s, s:o, s:o}", "model", m->name, "files", json_u(files),
+			      "relocations", json_u(relocations));
 
-	for (i = 0; t && i < res->nsecs; i++) {
-		const struct ep_plt_section *s = &res->secs[i];
-		const char *group = ep_plt_group_name(s->group);
-
-		ep_table_row(t);
-		ep_table_cell(t, "[%zu]", s->index);
-		ep_table_cell(t, "%s", s->name);
-		ep_table_cell(t, "[%zu] %s", s->target, s->target_name);
-		ep_table_cell(t, "%s", group ? group : "-");
-		ep_table_cell(t, "%" PRIu64, s->relocations);
-		ep_table_cell(t, "%" PRIu64, s->branch_relocations);
-		ep_table_cell(t, "%" PRIu64 "%s", s->plt_relocations, s->leftover ? "*" : "");
-		ep_table_cell(t, "%" PRIu64, s->slots);
-		ep_table_cell(t, "%" PRIu64, s->slots_minimal);
-		ep_table_cell(t, "%" PRIu64, s->veneers);
-		ep_table_cell(t, "%" PRIu64, s->spare);
-		ep_table_cell(t, "%" PRIu64, s->sorted_full);
-		ep_table_cell(t, "%" PRIu64, s->sorted_partitioned);
-		if (res->opt.timing_reps) {
-			ep_table_cell(t, "%" PRIu64, s->full_ns);
-			ep_table_cell(t, "%" PRIu64, s->partitioned_ns);
-		}
-	}
-	if (t && res->nsecs)
-		ep_table_print(t, out, "  ");
-	ep_table_free(t);
+	json_object_update(o, keys);
+	json_decref(keys);
+	return o;
 }
 
-static void print_module(FILE *out, const struct ep_image *img, const struct ep_plt_result *res)
+static void totals_json(struct plt_run *run)
 {
-	int g;
-	size_t i;
-	bool leftover = false;
+	json_t *totals = json_object_get(run->doc, "totals");
+	const struct plt_totals *t = &run->t;
+	json_t *arm64 = json_arm64_totals(&t->arm64, run->opt.timing_reps != 0);
+	json_t *by_model = json_array();
 
-	for (g = 0; g < EP_PLT_NGROUP; g++) {
-		const struct ep_plt_group_result *gr = &res->groups[g];
-
-		fprintf(out,
-			"  %s: %" PRIu64 " slots (minimal %" PRIu64 "), %s %" PRIu64
-			" bytes (minimal %" PRIu64 ")\n",
-			ep_plt_group_name(g), gr->slots, gr->slots_minimal,
-			g == EP_PLT_CORE ? ".plt" : ".init.plt", gr->bytes, gr->bytes_minimal);
-	}
-	if (res->has_tramp)
-		fprintf(out, "  .text.ftrace_trampoline: %" PRIu64 " bytes\n", res->tramp_bytes);
-	fprintf(out,
-		"  sorting: %" PRIu64 " entries before v5.8, %" PRIu64
-		" since; %zu of %zu sections skip the sort\n",
-		res->sorted_full, res->sorted_partitioned, res->sort_skipped, res->sort_sections);
-	if (res->opt.timing_reps)
-		fprintf(out,
-			"  timing (median of %u): full sort %" PRIu64 " ns, partition + sort %" PRIu64
-			" ns\n",
-			res->opt.timing_reps, res->full_ns, res->partitioned_ns);
-	for (i = 0; i < res->nsecs; i++)
-		leftover |= res->secs[i].leftover;
-	if (leftover)
-		fputs("  *: the partition left a slot-needing entry outside the sorted range\n",
-		      out);
-	if (res->kernel_rejects)
-		fprintf(out, "  the kernel rejects this module: %s\n", res->kernel_rejects);
-	(void)img;
+	json_object_set_new(totals, "files", json_u(t->files));
+	json_object_set_new(totals, "files_failed", json_u(t->files_failed));
+	json_object_set_new(totals, "not_covered", json_u(t->not_covered));
+	/* Loader slots, bytes and sorting are only ever added over arm64 modules. */
+	json_object_update(totals, arm64);
+	json_array_append_new(by_model,
+			      json_model_totals(&ep_plt_model_arm64_module, t->arm64.files,
+						t->arm64.relocations, arm64));
+	json_array_append_new(by_model,
+			      json_model_totals(&ep_plt_model_object, t->object.files,
+						t->object.relocations,
+						json_object_bounds(&t->object.sum)));
+	json_array_append_new(by_model,
+			      json_model_totals(&ep_plt_model_linked, t->linked.files,
+						t->linked.relocations, json_linked(&t->linked.sum)));
+	json_object_set_new(totals, "by_model", by_model);
 }
 
-static void print_file(FILE *out, const struct ep_image *img, const struct ep_plt_result *res)
-{
-	if (!res->model) {
-		fprintf(out, "%s: no model: %s\n\n", img->path, res->note);
-		return;
-	}
-	fprintf(out, "%s: %s (%s)", img->path, res->model->name, res->model->source);
-	if (res->model == &ep_plt_model_arm64_module)
-		fprintf(out, "; kaslr %s, erratum-843419 %s", onoff(res->opt.kaslr),
-			onoff(res->opt.erratum_843419));
-	fputc('\n', out);
-	print_sections(out, res);
-	if (res->model == &ep_plt_model_arm64_module)
-		print_module(out, img, res);
-	if (res->linked_valid) {
-		const struct ep_plt_linked *l = &res->linked;
-
-		fprintf(out,
-			"  plt: %" PRIu64 " slots (%" PRIu64 " JUMP_SLOT, %" PRIu64
-			" IRELATIVE); got: %" PRIu64 " GLOB_DAT entries\n"
-			"  sizes: .plt %" PRIu64 ", .plt.sec %" PRIu64 ", .got %" PRIu64
-			", .got.plt %" PRIu64 " bytes\n",
-			l->plt_slots, l->jump_slot, l->irelative, l->glob_dat, l->plt_bytes,
-			l->plt_sec_bytes, l->got_bytes, l->got_plt_bytes);
-	}
-	if (res->object_valid) {
-		const struct ep_plt_object *o = &res->object;
-
-		fprintf(out,
-			"  branches: %" PRIu64 ", %" PRIu64 " to undefined symbols: at most %" PRIu64
-			" PLT slots; GOT relocations %" PRIu64 ": at most %" PRIu64
-			" GOT entries\n",
-			o->branch_relocations, o->undefined_branches, o->distinct_targets,
-			o->got_relocations, o->distinct_got_symbols);
-	}
-	fputc('\n', out);
-}
-
-static void module_row(struct plt_run *run, const struct ep_image *img,
-		       const struct ep_plt_result *res)
-{
-	char *copy = strdup(img->path);
-	uint64_t slots = res->groups[0].slots + res->groups[1].slots;
-	uint64_t minimal = res->groups[0].slots_minimal + res->groups[1].slots_minimal;
-
-	if (!run->modules || !copy) {
-		free(copy);
-		return;
-	}
-	ep_table_row(run->modules);
-	ep_table_cell(run->modules, "%s", basename(copy));
-	ep_table_cell(run->modules, "%" PRIu64, res->sorted_full);
-	ep_table_cell(run->modules, "%" PRIu64, res->sorted_partitioned);
-	ep_table_cell(run->modules, "%" PRIu64, slots);
-	ep_table_cell(run->modules, "%" PRIu64, minimal);
-	if (run->opt.timing_reps) {
-		ep_table_cell(run->modules, "%" PRIu64, res->full_ns);
-		ep_table_cell(run->modules, "%" PRIu64, res->partitioned_ns);
-	}
-	free(copy);
-}
-
-static void add_totals(struct plt_run *run, const struct ep_plt_result *res)
-{
-	struct plt_totals *t = &run->t;
-	size_t i;
-	int g;
-
-	t->files++;
-	if (!res->model) {
-		t->not_covered++;
-		return;
-	}
-	t->by_model[model_index(res->model)]++;
-	if (res->kernel_rejects)
-		t->rejected++;
-	for (i = 0; i < res->nsecs; i++) {
-		const struct ep_plt_section *s = &res->secs[i];
-
-		t->relocations += s->relocations;
-		t->plt_relocations += s->plt_relocations;
-		t->veneers += s->veneers;
-		t->slots += s->slots;
-		t->slots_minimal += s->slots_minimal;
-		t->leftover_sections += s->leftover;
-	}
-	if (res->model == &ep_plt_model_arm64_module)
-		for (g = 0; g < EP_PLT_NGROUP; g++) {
-			t->bytes += res->groups[g].bytes;
-			t->bytes_minimal += res->groups[g].bytes_minimal;
-		}
-	t->sorted_full += res->sorted_full;
-	t->sorted_partitioned += res->sorted_partitioned;
-	t->sort_sections += res->sort_sections;
-	t->sort_skipped += res->sort_skipped;
-	t->full_ns += res->full_ns;
-	t->partitioned_ns += res->partitioned_ns;
-}
+/* ---- the loop ---------------------------------------------------------------- */
 
 static int plt_one(struct ep_image *img, const struct ep_blob *blob, void *ctx,
 		   struct ep_error *err)
@@ -355,8 +899,7 @@ static int plt_one(struct ep_image *img, const struct ep_blob *blob, void *ctx,
 		} else {
 			if (!run->summary)
 				print_file(run->g->out, img, &res);
-			if (res.model == &ep_plt_model_arm64_module)
-				module_row(run, img, &res);
+			summary_add(run, img, &res);
 		}
 	}
 	ep_plt_result_free(&res);
@@ -367,75 +910,9 @@ static void plt_error(const char *path, const struct ep_error *err, void *ctx)
 {
 	struct plt_run *run = ctx;
 
-	run->t.failed++;
+	run->t.files_failed++;
 	if (run->g->format == EP_FORMAT_JSON)
 		json_array_append_new(run->files, ep_json_file_error(path, err));
-}
-
-static void totals_json(struct plt_run *run)
-{
-	json_t *totals = json_object_get(run->doc, "totals");
-	const struct plt_totals *t = &run->t;
-	json_t *by_model = json_object();
-	size_t i;
-
-	for (i = 0; ep_plt_models[i]; i++)
-		json_object_set_new(by_model, ep_plt_models[i]->name, json_u(t->by_model[i]));
-	json_object_set_new(totals, "files", json_u(t->files));
-	json_object_set_new(totals, "failed", json_u(t->failed));
-	json_object_set_new(totals, "not_covered", json_u(t->not_covered));
-	json_object_set_new(totals, "by_model", by_model);
-	json_object_set_new(totals, "kernel_rejects", json_u(t->rejected));
-	json_object_set_new(totals, "relocations", json_u(t->relocations));
-	json_object_set_new(totals, "plt_relocations", json_u(t->plt_relocations));
-	json_object_set_new(totals, "veneers", json_u(t->veneers));
-	json_object_set_new(totals, "slots", json_u(t->slots));
-	json_object_set_new(totals, "slots_minimal", json_u(t->slots_minimal));
-	json_object_set_new(totals, "bytes", json_u(t->bytes));
-	json_object_set_new(totals, "bytes_minimal", json_u(t->bytes_minimal));
-	json_object_set_new(totals, "partition_leftover_sections", json_u(t->leftover_sections));
-	json_object_set_new(totals, "sorted",
-			    json_pack("{s:o, s:o, s:o, s:o}", "full", json_u(t->sorted_full),
-				      "partitioned", json_u(t->sorted_partitioned), "sections",
-				      json_u(t->sort_sections), "sections_unsorted",
-				      json_u(t->sort_skipped)));
-	if (run->opt.timing_reps)
-		json_object_set_new(totals, "timing",
-				    json_pack("{s:o, s:o}", "full_ns", json_u(t->full_ns),
-					      "partitioned_ns", json_u(t->partitioned_ns)));
-}
-
-static void totals_text(struct plt_run *run)
-{
-	const struct plt_totals *t = &run->t;
-	FILE *out = run->g->out;
-
-	if (run->modules && ep_table_rows(run->modules) > (run->summary ? 0 : 1)) {
-		ep_table_print(run->modules, out, "");
-		fputc('\n', out);
-	}
-	if (t->files + t->failed <= 1)
-		return;
-	fprintf(out,
-		"total: %" PRIu64 " files, %" PRIu64 " arm64 modules (%" PRIu64
-		" rejected by the kernel), %" PRIu64 " objects, %" PRIu64 " linked, %" PRIu64
-		" not covered",
-		t->files, t->by_model[model_index(&ep_plt_model_arm64_module)], t->rejected,
-		t->by_model[model_index(&ep_plt_model_object)],
-		t->by_model[model_index(&ep_plt_model_linked)], t->not_covered);
-	if (t->failed)
-		fprintf(out, "; %" PRIu64 " failed", t->failed);
-	fprintf(out,
-		"\nslots: %" PRIu64 " (minimal %" PRIu64 "), %" PRIu64 " veneers; arm64 PLT bytes %" PRIu64
-		" (minimal %" PRIu64 "); %" PRIu64 " sections with a partition leftover\n"
-		"sorting: %" PRIu64 " entries before v5.8, %" PRIu64 " since; %" PRIu64 " of %" PRIu64
-		" sections skip the sort\n",
-		t->slots, t->slots_minimal, t->veneers, t->bytes, t->bytes_minimal,
-		t->leftover_sections, t->sorted_full, t->sorted_partitioned, t->sort_skipped,
-		t->sort_sections);
-	if (run->opt.timing_reps)
-		fprintf(out, "timing: full sort %" PRIu64 " ns, partition + sort %" PRIu64 " ns\n",
-			t->full_ns, t->partitioned_ns);
 }
 
 static void plt_usage(FILE *f)
@@ -451,7 +928,8 @@ static void plt_usage(FILE *f)
 	      "  --model=NAME             arm64-module, object or linked instead of by e_type\n"
 	      "  --timing[=REPS]          time full sort vs partition + sort (median of REPS,\n"
 	      "                           default 9)\n"
-	      "  --summary                one line per module instead of each file's details\n"
+	      "  --summary                a table per model, one line per file, and the totals\n"
+	      "                           instead of each file's details\n"
 	      "  --format=text|json       output for people (default) or machines (elfplt-plt/1)\n"
 	      "  --json                   same as --format=json\n"
 	      "  -o, --output FILE        write the report to FILE\n"
@@ -481,8 +959,6 @@ static int cmd_plt(int argc, char **argv, struct ep_global *g)
 		EP_GLOBAL_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	static const char *const mhdr[] = { "module",	"sorted before", "sorted after", "slots",
-					    "minimal", "full ns",	 "part ns" };
 	struct plt_run run = { .g = g, .opt = { .kaslr = true, .erratum_843419 = true } };
 	struct ep_paths in;
 	char *end;
@@ -542,8 +1018,6 @@ static int cmd_plt(int argc, char **argv, struct ep_global *g)
 		return rc;
 	run.doc = ep_report_new("elfplt-plt/1");
 	run.files = json_object_get(run.doc, "files");
-	if (g->format == EP_FORMAT_TEXT)
-		run.modules = ep_table_new(run.opt.timing_reps ? 7 : 5, mhdr, "lrrrrrr");
 
 	/* Only headers, relocations and symbols are read: no MAP_POPULATE. */
 	status = ep_for_each_image(in.v, in.n, false, plt_one, plt_error, &run);
@@ -554,7 +1028,11 @@ static int cmd_plt(int argc, char **argv, struct ep_global *g)
 	} else {
 		totals_text(&run);
 	}
-	ep_table_free(run.modules);
+	if (run.nomem) {
+		fputs("elfplt: out of memory for the summary tables\n", stderr);
+		status = EP_EXIT_FAILED;
+	}
+	summary_free(&run);
 	json_decref(run.doc);
 	if (ep_output_close(g))
 		status = EP_EXIT_FAILED;
