@@ -34,6 +34,16 @@ check "a leftover only where every relocation needs a slot" 0 \
 		.plt_relocations != .relocations)] | length')"
 echo "totals: $(jqr "$j" '.totals | "slots \(.slots), minimal \(.slots_minimal), sorted \(.sorted.full) -> \(.sorted.partitioned)"')"
 
+# --summary: one row per module, each named apart from the others below the
+# directory they share (the walk finds them all under $dir/kernel/).
+"$ELFPLT" plt --summary "$dir" >"$T/summary.txt" || fail "plt --summary exited $?"
+case $(head -n 1 "$T/summary.txt") in
+"paths below $dir/"*) echo "ok: summary names the common directory" ;;
+*) fail "summary's first line: $(head -n 1 "$T/summary.txt")" ;;
+esac
+check "summary: a distinct row per module" "$n" \
+	"$(awk 'NR > 3 && /^$/ { exit } NR > 3 { print $1 }' "$T/summary.txt" | sort -u | wc -l)"
+
 "$ELFPLT" plt --json --kaslr=off --erratum-843419=off "$dir" >"$j" || fail "off/off exited $?"
 check "KASLR off, erratum off: no slots at all" 0 "$(jqr "$j" .totals.slots)"
 check "KASLR off: nothing sorted" 0 "$(jqr "$j" .totals.sorted.partitioned)"
