@@ -317,12 +317,14 @@ static void print_linked(FILE *out, const struct ep_plt_linked *l)
 		l->plt_sec_bytes, l->got_bytes, l->got_plt_bytes);
 }
 
-static void print_timing(FILE *out, unsigned int reps, uint64_t full_ns, uint64_t partitioned_ns)
+/* what: "median" for a file, "sum of the modules' medians" for the totals. */
+static void print_timing(FILE *out, const char *what, unsigned int reps, uint64_t full_ns,
+			 uint64_t partitioned_ns)
 {
 	fprintf(out,
-		"  timing (median of %u): full sort %" PRIu64 " ns, partition + sort %" PRIu64
+		"  timing (%s of %u %s): full sort %" PRIu64 " ns, partition + sort %" PRIu64
 		" ns\n",
-		reps, full_ns, partitioned_ns);
+		what, reps, plural(reps, "run", "runs"), full_ns, partitioned_ns);
 }
 
 static void print_module(FILE *out, const struct ep_plt_result *res)
@@ -346,7 +348,8 @@ static void print_module(FILE *out, const struct ep_plt_result *res)
 	print_sorting(out, res->sorted_full, res->sorted_partitioned, res->sort_skipped,
 		      res->sort_sections);
 	if (res->opt.timing_reps)
-		print_timing(out, res->opt.timing_reps, res->full_ns, res->partitioned_ns);
+		print_timing(out, "median", res->opt.timing_reps, res->full_ns,
+			     res->partitioned_ns);
 	for (i = 0; i < res->nsecs; i++)
 		leftover |= res->secs[i].leftover;
 	if (leftover)
@@ -662,7 +665,8 @@ static void print_totals(struct plt_run *run)
 		print_sorting(out, a->sorted_full, a->sorted_partitioned, a->sort_skipped,
 			      a->sort_sections);
 		if (run->opt.timing_reps)
-			print_timing(out, run->opt.timing_reps, a->full_ns, a->partitioned_ns);
+			print_timing(out, "sum of the modules' medians", run->opt.timing_reps,
+				     a->full_ns, a->partitioned_ns);
 		if (a->leftover_sections)
 			fprintf(out, "  %" PRIu64 " %s with a partition leftover\n",
 				a->leftover_sections,
