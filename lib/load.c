@@ -129,7 +129,7 @@ int ep_load_plan_add(struct ep_load_plan *plan, const struct ep_image *img,
 	f = &files[plan->nfiles];
 	memset(f, 0, sizeof(*f));
 	f->path = strdup(img->path);
-	f->compressed = blob->compression != EP_COMP_NONE;
+	f->compression = blob->compression;
 	f->image_size = img->size;
 	if (img->shnum)
 		want = calloc(img->shnum, sizeof(*want));
@@ -175,7 +175,7 @@ void ep_load_plan_totals(const struct ep_load_plan *plan, struct ep_load_totals 
 		const struct ep_load_file *f = &plan->files[i];
 
 		t->files++;
-		if (f->compressed) {
+		if (f->compression != EP_COMP_NONE) {
 			t->compressed_files++;
 			t->decoded_bytes += f->image_size;
 		}
@@ -184,7 +184,7 @@ void ep_load_plan_totals(const struct ep_load_plan *plan, struct ep_load_totals 
 
 			t->sections++;
 			t->bytes += size;
-			if (f->compressed) {
+			if (f->compression != EP_COMP_NONE) {
 				t->compressed_sections++;
 				t->compressed_bytes += size;
 			} else if (size >= plan->threshold) {
@@ -212,7 +212,8 @@ void ep_load_plan_free(struct ep_load_plan *plan)
 /*
  * The encoding, one record a line:
  *   elfplt-load-plan 1 THRESHOLD NFILES
- *   F COMPRESSED IMAGE_SIZE NRANGES PATHLEN      then PATHLEN bytes of path and "\n"
+ *   F COMPRESSION IMAGE_SIZE NRANGES PATHLEN     then PATHLEN bytes of path and "\n"
+ *                                               (COMPRESSION: enum ep_compression)
  *   OFFSET SIZE                                 NRANGES times
  */
 int ep_load_plan_encode(const struct ep_load_plan *plan, char **buf, size_t *len,
@@ -231,7 +232,7 @@ int ep_load_plan_encode(const struct ep_load_plan *plan, char **buf, size_t *len
 	for (i = 0; i < plan->nfiles; i++) {
 		const struct ep_load_file *lf = &plan->files[i];
 
-		fprintf(f, "F %d %" PRIu64 " %zu %zu\n", lf->compressed, lf->image_size,
+		fprintf(f, "F %d %" PRIu64 " %zu %zu\n", (int)lf->compression, lf->image_size,
 			lf->nranges, strlen(lf->path));
 		fputs(lf->path, f);
 		fputc('\n', f);
@@ -286,9 +287,9 @@ static bool take_lit(struct cursor *c, const char *lit)
 
 static int decode_file(struct ep_load_file *f, struct cursor *c)
 {
-	uint64_t compressed, nranges, pathlen, i;
+	uint64_t compression, nranges, pathlen, i;
 
-	if (!take_lit(c, "F ") || !take_u64(c, &compressed) || compressed > 1 ||
+	if (!take_lit(c, "F ") || !take_u64(c, &compression) || compression > EP_COMP_GZIP ||
 	    !take_u64(c, &f->image_size) || !take_u64(c, &nranges) || !take_u64(c, &pathlen))
 		return -1;
 	if (pathlen == 0 || pathlen >= (uint64_t)(c->end - c->p) || c->p[pathlen] != '\n' ||
@@ -297,7 +298,7 @@ static int decode_file(struct ep_load_file *f, struct cursor *c)
 	/* Each range takes at least 4 bytes ("0 1\n"): bounds nranges before calloc. */
 	if (nranges > (uint64_t)(c->end - c->p) / 4)
 		return -1;
-	f->compressed = compressed;
+	f->compression = (enum ep_compression)compression;
 	f->path = strndup(c->p, pathlen);
 	c->p += pathlen + 1;
 	f->ranges = nranges ? calloc(nranges, sizeof(*f->ranges)) : NULL;
@@ -425,6 +426,7 @@ static int read_range(struct ep_load_held *h, int fd, const char *path,
 		      struct ep_error *err)
 {
 	unsigned char *buf;
+	uint64_t t0;
 	int rc;
 
 	if (r->size > SIZE_MAX || !grow((void **)&h->bufs, &h->capbufs, h->nbufs, sizeof(void *)))
@@ -434,7 +436,9 @@ static int read_range(struct ep_load_held *h, int fd, const char *path,
 		return ep_error_set(err, EP_ENOMEM, "%s: out of memory for %" PRIu64 " bytes",
 				    path, r->size);
 	h->bufs[h->nbufs++] = buf;
+	t0 = ep_monotonic_ns();
 	rc = pread_all(fd, buf, r->size, r->offset, path, err);
+	res->copy_ns += ep_monotonic_ns() - t0;
 	if (rc)
 		return rc;
 	res->checksum = ep_load_checksum(res->checksum, buf, r->size);
@@ -487,13 +491,17 @@ static int load_compressed(struct ep_load_held *h, const struct ep_load_file *f,
 			   struct ep_load_result *res, struct ep_error *err)
 {
 	struct ep_blob *b;
+	uint64_t t0;
 	size_t j;
 	int rc;
 
 	if (!grow((void **)&h->blobs, &h->capblobs, h->nblobs, sizeof(*h->blobs)))
 		return ep_error_set(err, EP_ENOMEM, "%s: out of memory", f->path);
 	b = &h->blobs[h->nblobs];
+	/* The decoding is the copy: the compressed bytes are read and expanded. */
+	t0 = ep_monotonic_ns();
 	rc = ep_blob_open(b, f->path, false, err);
+	res->copy_ns += ep_monotonic_ns() - t0;
 	if (rc)
 		return rc;
 	h->nblobs++;
@@ -519,7 +527,7 @@ static int load_file(struct ep_load_held *h, const struct ep_load_file *f, enum 
 
 	if (f->nranges == 0)
 		return 0;
-	if (f->compressed)
+	if (f->compression != EP_COMP_NONE)
 		return load_compressed(h, f, res, err);
 	for (j = 0; j < f->nranges; j++)
 		if (mode == EP_LOAD_MMAP ||
@@ -588,6 +596,34 @@ void ep_load_release(struct ep_load_held *h)
 	free(h);
 }
 
+int ep_load_prime(const struct ep_load_plan *plan, struct ep_error *err)
+{
+	const struct ep_load_file *smallest[EP_COMP_GZIP + 1] = { NULL };
+	struct ep_blob b;
+	size_t i;
+	int c, rc;
+
+	for (i = 0; i < plan->nfiles; i++) {
+		const struct ep_load_file *f = &plan->files[i];
+
+		/* A file none of whose sections is loaded is not decoded by the load either. */
+		if (f->compression == EP_COMP_NONE || f->nranges == 0)
+			continue;
+		if (!smallest[f->compression] ||
+		    f->image_size < smallest[f->compression]->image_size)
+			smallest[f->compression] = f;
+	}
+	for (c = EP_COMP_NONE + 1; c <= EP_COMP_GZIP; c++) {
+		if (!smallest[c])
+			continue;
+		rc = ep_blob_open(&b, smallest[c]->path, false, err);
+		if (rc)
+			return rc;
+		ep_blob_close(&b);
+	}
+	return 0;
+}
+
 /* --- what the kernel says ------------------------------------------------- */
 
 /* The number of "NAME:   1234 kB" at the start of a line of text. */
@@ -620,6 +656,7 @@ static int status_field(const char *text, const char *name, uint64_t *kib)
 int ep_proc_status_parse(const char *text, struct ep_proc_usage *u)
 {
 	if (status_field(text, "VmHWM", &u->vm_hwm_kib) ||
+	    status_field(text, "VmRSS", &u->vm_rss_kib) ||
 	    status_field(text, "RssAnon", &u->rss_anon_kib) ||
 	    status_field(text, "RssFile", &u->rss_file_kib))
 		return -1;
@@ -652,7 +689,7 @@ int ep_proc_usage_self(struct ep_proc_usage *u, struct ep_error *err)
 	text[len] = '\0';
 	if (ep_proc_status_parse(text, u))
 		return ep_error_set(err, EP_EUNSUP,
-				    "/proc/self/status: no VmHWM, RssAnon or RssFile "
+				    "/proc/self/status: no VmHWM, VmRSS, RssAnon or RssFile "
 				    "(Linux 4.5 or later is needed)");
 	if (getrusage(RUSAGE_SELF, &ru) != 0)
 		return ep_error_set(err, EP_EIO, "getrusage: %s", strerror(errno));
@@ -661,6 +698,41 @@ int ep_proc_usage_self(struct ep_proc_usage *u, struct ep_error *err)
 	u->minor_faults = (uint64_t)ru.ru_minflt;
 	u->major_faults = (uint64_t)ru.ru_majflt;
 	return 0;
+}
+
+int ep_proc_peak_reset(struct ep_error *err)
+{
+	ssize_t n;
+	int fd, e;
+
+	fd = open("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return ep_error_set(err, EP_EUNSUP, "/proc/self/clear_refs: %s", strerror(errno));
+	do
+		n = write(fd, "5", 1);
+	while (n < 0 && errno == EINTR);
+	e = errno;
+	close(fd);
+	if (n != 1)
+		return ep_error_set(err, EP_EUNSUP,
+				    "/proc/self/clear_refs: cannot reset VmHWM: %s "
+				    "(Linux 4.0 or later is needed)",
+				    n < 0 ? strerror(e) : "short write");
+	return 0;
+}
+
+void ep_phase_cost(const struct ep_proc_usage *start, const struct ep_proc_usage *end,
+		   struct ep_phase_cost *cost)
+{
+	uint64_t top = end->vm_hwm_kib > start->vm_hwm_kib ? end->vm_hwm_kib : end->vm_rss_kib;
+
+	cost->peak_rss_kib = (int64_t)top - (int64_t)start->vm_rss_kib;
+	cost->rss_anon_kib = (int64_t)end->rss_anon_kib - (int64_t)start->rss_anon_kib;
+	cost->rss_file_kib = (int64_t)end->rss_file_kib - (int64_t)start->rss_file_kib;
+	cost->user_us = (int64_t)end->user_us - (int64_t)start->user_us;
+	cost->sys_us = (int64_t)end->sys_us - (int64_t)start->sys_us;
+	cost->minor_faults = (int64_t)end->minor_faults - (int64_t)start->minor_faults;
+	cost->major_faults = (int64_t)end->major_faults - (int64_t)start->major_faults;
 }
 
 uint64_t ep_monotonic_ns(void)

@@ -67,7 +67,7 @@ struct ep_load_range {
 
 struct ep_load_file {
 	char *path;
-	bool compressed;	/* decoded into memory in every mode */
+	enum ep_compression compression;	/* not EP_COMP_NONE: decoded in every mode */
 	uint64_t image_size;	/* bytes of the ELF image (decoded size if compressed) */
 	struct ep_load_range *ranges;
 	size_t nranges;
@@ -138,6 +138,8 @@ struct ep_load_result {
 	uint64_t bytes_loaded;		/* section bytes touched */
 	uint64_t bytes_copied;		/* bytes pread into malloc'd buffers, plus decoded bytes */
 	uint64_t bytes_decoded;		/* bytes of decoded images (compressed inputs) */
+	uint64_t copy_ns;		/* time inside pread(2) of copied sections and inside
+					   decoding compressed files: CLOCK_MONOTONIC, ns */
 	uint64_t checksum;		/* ep_load_checksum() over every section, in plan order */
 };
 
@@ -155,7 +157,10 @@ struct ep_load_held;
  *                   has such a section);
  *   EP_LOAD_NONE    nothing.
  * A compressed file is decoded into memory (lib/input.h) in every mode and
- * its sections read there: a mapping cannot help it.  Everything stays held
+ * its sections read there: a mapping cannot help it.  res->copy_ns sums the
+ * time of each copy alone (two clock reads around each pread_all() and each
+ * decoding), so bytes_copied / copy_ns is a copy throughput that neither
+ * the mapped sections nor the checksum dilute.  Everything stays held
  * (so the caller can measure the resident set) until ep_load_release(*held).
  * Returns 0, or EP_EIO / EP_ETRUNC (the file changed since the plan was made:
  * a section now ends past its end) / EP_ENOMEM / a decoding error, naming
@@ -167,9 +172,22 @@ int ep_load_run(const struct ep_load_plan *plan, enum ep_load_mode mode,
 /* Free and unmap what ep_load_run() held; held may be NULL. */
 void ep_load_release(struct ep_load_held *held);
 
+/*
+ * Bring the decompressors the plan needs into this process before it is
+ * measured: decode, and free again, the smallest file (by image_size) of each
+ * compression in the plan.  Decoding pages in the decompressor's code
+ * (libzstd; libdw with liblzma or zlib) and fills its lazily made tables,
+ * some hundreds of KiB of file-backed and anonymous memory that any loader
+ * pays once whatever its mode; primed, it is part of the starting point and
+ * not of the figures.  The primed files are read once (under a cold cache
+ * they are warm afterwards).  Returns 0, or the error of ep_blob_open().
+ */
+int ep_load_prime(const struct ep_load_plan *plan, struct ep_error *err);
+
 /* What the kernel says this process cost so far. */
 struct ep_proc_usage {
 	uint64_t vm_hwm_kib;		/* VmHWM: peak resident set of this mm, KiB */
+	uint64_t vm_rss_kib;		/* VmRSS: resident now (RssAnon + RssFile + RssShmem), KiB */
 	uint64_t rss_anon_kib;		/* RssAnon: anonymous resident now, KiB */
 	uint64_t rss_file_kib;		/* RssFile: file-backed resident now, KiB */
 	uint64_t user_us;		/* ru_utime, microseconds */
@@ -179,7 +197,7 @@ struct ep_proc_usage {
 };
 
 /*
- * Take VmHWM, RssAnon and RssFile from text, the contents of a
+ * Take VmHWM, VmRSS, RssAnon and RssFile from text, the contents of a
  * /proc/PID/status file (proc(5): "VmHWM:\t    1234 kB" lines; RssAnon and
  * RssFile exist since Linux 4.5).  Returns 0, or -1 when a field is missing
  * or not a number.  The other fields of u are left alone.
@@ -191,6 +209,44 @@ int ep_proc_status_parse(const char *text, struct ep_proc_usage *u);
  * Returns 0, or EP_EIO / EP_EUNSUP (a kernel without RssAnon) with err filled.
  */
 int ep_proc_usage_self(struct ep_proc_usage *u, struct ep_error *err);
+
+/*
+ * Reset this process's peak resident set (VmHWM) to its current resident
+ * set by writing "5" to /proc/self/clear_refs (Linux 4.0 and later,
+ * Documentation/filesystems/proc.rst, "To reset the peak resident set size
+ * ('high water mark') to the process's current value").  Returns 0, or
+ * EP_EUNSUP when the file cannot be opened or the kernel refuses the value
+ * (older kernels: EINVAL), with err naming the reason.
+ */
+int ep_proc_peak_reset(struct ep_error *err);
+
+/*
+ * What a phase of this process cost, from snapshots taken before (start)
+ * and after (end) it; each figure end minus start, so it may be negative
+ * (pages reclaimed meanwhile).
+ */
+struct ep_phase_cost {
+	int64_t peak_rss_kib;		/* peak resident set during the phase over start's, KiB */
+	int64_t rss_anon_kib;		/* RssAnon growth, KiB */
+	int64_t rss_file_kib;		/* RssFile growth, KiB */
+	int64_t user_us;		/* ru_utime, microseconds */
+	int64_t sys_us;			/* ru_stime, microseconds */
+	int64_t minor_faults;		/* ru_minflt */
+	int64_t major_faults;		/* ru_majflt */
+};
+
+/*
+ * The cost of the phase between start and end.  The peak: when end's VmHWM
+ * is above start's, the phase set a new high-water mark and the peak is
+ * end VmHWM - start VmRSS; otherwise the phase stayed under a mark left from
+ * before it (ep_proc_peak_reset() was not possible, and start-up peaked
+ * higher) and the best figure left is end VmRSS - start VmRSS, exact for a
+ * phase that frees nothing.  Either way the peak is at least the growth of
+ * VmRSS (VmHWM is never below VmRSS), hence at least the growth of RssAnon
+ * and of RssFile when the other does not shrink.
+ */
+void ep_phase_cost(const struct ep_proc_usage *start, const struct ep_proc_usage *end,
+		   struct ep_phase_cost *cost);
 
 /* clock_gettime(CLOCK_MONOTONIC) in ns, and clock_getres() of that clock in ns. */
 uint64_t ep_monotonic_ns(void);
