@@ -4,7 +4,9 @@
  * and by binutils' hybrid rule costs, in time, page faults and resident
  * memory.  Every run of every mode is a fresh process (this binary, exec'd
  * again as the hidden "__load-child" command), so it inherits nothing from
- * this one, and an empty child measured the same way is subtracted.
+ * this one.  The child measures its load phase alone (snapshots just before
+ * and after it, the peak reset in between), and an empty child measured the
+ * same way is subtracted.
  */
 #include "config.h"
 
@@ -24,18 +26,22 @@
 
 #define CHILD_CMD "__load-child"
 #define REPEAT_MAX 1000
+/* The JSON note of a run with no section to load. */
+#define EMPTY_NOTE "no sections to load: the figures are the noise of runs that load nothing"
 
-/* The figures of one run; baseline-subtracted ones say so in metrics[]. */
+/*
+ * The figures of one run, each the child's load phase (end minus start), in
+ * report units; every one but M_THRU then has the empty child's median
+ * subtracted.  M_HWM..M_MAJFLT in the order of the start-up figures too.
+ */
 enum metric {
-	M_WALL, M_USER, M_SYS, M_MINFLT, M_MAJFLT, M_HWM, M_ANON, M_FILE, M_COPIED, M_THRU,
-	NMETRICS
+	M_WALL, M_USER, M_SYS, M_MINFLT, M_MAJFLT, M_HWM, M_ANON, M_FILE, M_COPIED, M_COPY_S,
+	M_THRU, NMETRICS
 };
 
 struct metric_info {
 	const char *key;	/* JSON key */
 	const char *label;	/* text row */
-	const char *child_key;	/* in the child's JSON; NULL: computed */
-	double scale;		/* child unit -> report unit */
 	bool real;		/* seconds: a JSON real; milliseconds in text */
 	bool lower_better;	/* improvement = (read - mode) / read */
 	double floor;		/* read's median below this (report unit) is noise: no % */
@@ -43,22 +49,22 @@ struct metric_info {
 
 static const struct metric_info metrics[NMETRICS] = {
 	/*
-	 * The floors: user and system time are charged in scheduler ticks (1 to
-	 * 10 ms), wall time below 100 us is mostly exec noise, and a run that
-	 * touches nothing still differs from the empty child by a few faults and
-	 * a few dozen KiB of library pages.
+	 * The floors: user and system time are split in scheduler ticks (1 to
+	 * 10 ms), wall time below 100 us is mostly noise, and a run that touches
+	 * nothing still differs from the empty child by a few faults and a few
+	 * dozen KiB of library pages.
 	 */
-	[M_WALL] = { "wall_s", "wall time (ms)", "wall_ns", 1e-9, true, true, 1e-4 },
-	[M_USER] = { "user_s", "user time (ms)", "user_us", 1e-6, true, true, 1e-2 },
-	[M_SYS] = { "sys_s", "system time (ms)", "sys_us", 1e-6, true, true, 1e-2 },
-	[M_MINFLT] = { "minor_faults", "minor faults", "minor_faults", 1, false, true, 16 },
-	[M_MAJFLT] = { "major_faults", "major faults", "major_faults", 1, false, true, 16 },
-	[M_HWM] = { "peak_rss_kib", "peak RSS (KiB)", "vm_hwm_kib", 1, false, true, 256 },
-	[M_ANON] = { "rss_anon_kib", "  anonymous (KiB)", "rss_anon_kib", 1, false, true, 256 },
-	[M_FILE] = { "rss_file_kib", "  file-backed (KiB)", "rss_file_kib", 1, false, true,
-		     256 },
-	[M_COPIED] = { "bytes_copied", "bytes copied", "bytes_copied", 1, false, true, 1 },
-	[M_THRU] = { "copy_bytes_per_s", "copy throughput (MiB/s)", NULL, 1, true, false, 0 },
+	[M_WALL] = { "wall_s", "wall time (ms)", true, true, 1e-4 },
+	[M_USER] = { "user_s", "user time (ms)", true, true, 1e-2 },
+	[M_SYS] = { "sys_s", "system time (ms)", true, true, 1e-2 },
+	[M_MINFLT] = { "minor_faults", "minor faults", false, true, 16 },
+	[M_MAJFLT] = { "major_faults", "major faults", false, true, 16 },
+	[M_HWM] = { "peak_rss_kib", "peak RSS (KiB)", false, true, 256 },
+	[M_ANON] = { "rss_anon_kib", "  anonymous (KiB)", false, true, 256 },
+	[M_FILE] = { "rss_file_kib", "  file-backed (KiB)", false, true, 256 },
+	[M_COPIED] = { "bytes_copied", "bytes copied", false, true, 1 },
+	[M_COPY_S] = { "copy_s", "copy time (ms)", true, true, 1e-4 },
+	[M_THRU] = { "copy_bytes_per_s", "copy throughput (MiB/s)", true, false, 0 },
 };
 
 /* The modes in the order each repetition runs them; NONE is the baseline. */
@@ -68,6 +74,7 @@ static const enum ep_load_mode run_order[] = { EP_LOAD_NONE, EP_LOAD_READ, EP_LO
 
 struct sample {
 	double v[NMETRICS];
+	struct ep_proc_usage startup;	/* the child before its load phase, from exec on */
 	uint64_t bytes_loaded;
 	char checksum[24];
 };
@@ -91,6 +98,8 @@ struct load_run {
 	struct sample *samples[NMODES];	/* [mode][repetition] */
 	struct cold_state cold;
 	uint64_t timer_res_ns;
+	bool peak_reset_failed;		/* some child could not reset its VmHWM */
+	char peak_reset_reason[256];	/* the first such child's reason */
 };
 
 /* --- the child ------------------------------------------------------------- */
@@ -128,22 +137,39 @@ fail:
 	return -1;
 }
 
-static json_t *child_json(enum ep_load_mode mode, uint64_t wall_ns, const struct ep_proc_usage *u,
-			  const struct ep_load_result *r)
+/* The usage fields the parent needs, by the names of struct ep_proc_usage. */
+static json_t *usage_json(const struct ep_proc_usage *u)
 {
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "vm_hwm_kib",
+			 (json_int_t)u->vm_hwm_kib, "vm_rss_kib", (json_int_t)u->vm_rss_kib,
+			 "rss_anon_kib", (json_int_t)u->rss_anon_kib, "rss_file_kib",
+			 (json_int_t)u->rss_file_kib, "user_us", (json_int_t)u->user_us, "sys_us",
+			 (json_int_t)u->sys_us, "minor_faults", (json_int_t)u->minor_faults,
+			 "major_faults", (json_int_t)u->major_faults);
+}
+
+struct child_report {
+	enum ep_load_mode mode;
+	const char *peak_reset_error;	/* NULL: VmHWM was reset before loading */
+	struct ep_proc_usage startup, start, end;
+	uint64_t wall_ns;
+	const struct ep_load_result *res;
+};
+
+static json_t *child_json(const struct child_report *c)
+{
+	const struct ep_load_result *r = c->res;
 	char sum[24];
 
 	snprintf(sum, sizeof(sum), "%016" PRIx64, r->checksum);
-	return json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I,"
-			 " s:I, s:s}",
-			 "mode", ep_load_mode_name(mode), "wall_ns", (json_int_t)wall_ns,
-			 "user_us", (json_int_t)u->user_us, "sys_us", (json_int_t)u->sys_us,
-			 "minor_faults", (json_int_t)u->minor_faults, "major_faults",
-			 (json_int_t)u->major_faults, "vm_hwm_kib", (json_int_t)u->vm_hwm_kib,
-			 "rss_anon_kib", (json_int_t)u->rss_anon_kib, "rss_file_kib",
-			 (json_int_t)u->rss_file_kib, "sections_read",
-			 (json_int_t)r->sections_read, "sections_mapped",
-			 (json_int_t)r->sections_mapped, "sections_decoded",
+	return json_pack("{s:s, s:b, s:s?, s:I, s:I, s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:I, s:I,"
+			 " s:s}",
+			 "mode", ep_load_mode_name(c->mode), "peak_reset", !c->peak_reset_error,
+			 "peak_reset_error", c->peak_reset_error, "wall_ns",
+			 (json_int_t)c->wall_ns, "copy_ns", (json_int_t)r->copy_ns, "startup",
+			 usage_json(&c->startup), "start", usage_json(&c->start), "end",
+			 usage_json(&c->end), "sections_read", (json_int_t)r->sections_read,
+			 "sections_mapped", (json_int_t)r->sections_mapped, "sections_decoded",
 			 (json_int_t)r->sections_decoded, "bytes_loaded",
 			 (json_int_t)r->bytes_loaded, "bytes_copied", (json_int_t)r->bytes_copied,
 			 "bytes_decoded", (json_int_t)r->bytes_decoded, "checksum", sum);
@@ -151,17 +177,19 @@ static json_t *child_json(enum ep_load_mode mode, uint64_t wall_ns, const struct
 
 /*
  * elfplt __load-child --mode=MODE: the plan on standard input, one JSON
- * object on standard output.  Everything is measured before the JSON is
- * built, so its allocations are not in the figures.
+ * object on standard output.  Start-up (exec, dynamic linking, reading the
+ * plan, priming the decompressors) comes first and is recorded as
+ * "startup"; then VmHWM is reset to the resident set, "start" is taken, the
+ * load runs, and "end" is taken while everything is still held.  The JSON
+ * is built after that, so its allocations are in no figure.
  */
 static int cmd_load_child(int argc, char **argv, struct ep_global *g)
 {
 	struct ep_load_plan plan = { 0 };
 	struct ep_load_held *held = NULL;
 	struct ep_load_result res;
-	struct ep_error err = { 0 };
-	struct ep_proc_usage u;
-	enum ep_load_mode mode;
+	struct ep_error err = { 0 }, reset_err = { 0 };
+	struct child_report c = { .res = &res };
 	uint64_t t0, t1;
 	json_t *out;
 	size_t len;
@@ -170,7 +198,7 @@ static int cmd_load_child(int argc, char **argv, struct ep_global *g)
 
 	(void)g;
 	if (argc != 2 || strncmp(argv[1], "--mode=", 7) != 0 ||
-	    ep_load_mode_parse(argv[1] + 7, &mode) != 0)
+	    ep_load_mode_parse(argv[1] + 7, &c.mode) != 0)
 		return ep_usage_error(NULL, CHILD_CMD " is internal to 'elfplt load'");
 	if (read_all(0, &buf, &len) != 0) {
 		fprintf(stderr, "elfplt: " CHILD_CMD ": cannot read the plan: %s\n",
@@ -181,18 +209,35 @@ static int cmd_load_child(int argc, char **argv, struct ep_global *g)
 	free(buf);
 	if (rc)
 		goto fail;
+	/* Every child primes, the empty one too: the decompressors are start-up. */
+	rc = ep_load_prime(&plan, &err);
+	if (rc)
+		goto fail;
+	rc = ep_proc_usage_self(&c.startup, &err);
+	if (rc)
+		goto fail;
+	/*
+	 * Start-up peaks above where it ends (the dynamic linker's and libc's
+	 * transient pages); without the reset that mark would hide any load
+	 * that peaks lower, and differ between children.
+	 */
+	if (ep_proc_peak_reset(&reset_err))
+		c.peak_reset_error = reset_err.message;
+	rc = ep_proc_usage_self(&c.start, &err);
+	if (rc)
+		goto fail;
 
 	t0 = ep_monotonic_ns();
-	rc = ep_load_run(&plan, mode, &res, &held, &err);
+	rc = ep_load_run(&plan, c.mode, &res, &held, &err);
 	t1 = ep_monotonic_ns();
 	if (rc)
 		goto fail;
-	/* Measured while everything is still held: RssAnon/RssFile are the peak's split. */
-	rc = ep_proc_usage_self(&u, &err);
+	rc = ep_proc_usage_self(&c.end, &err);
 	if (rc)
 		goto fail;
+	c.wall_ns = t1 - t0;
 
-	out = child_json(mode, t1 - t0, &u, &res);
+	out = child_json(&c);
 	rc = !out || json_dumpf(out, stdout, JSON_COMPACT) != 0 || fflush(stdout) != 0;
 	json_decref(out);
 	ep_load_release(held);
@@ -210,29 +255,80 @@ const struct ep_cmd ep_cmd_load_child = { CHILD_CMD, cmd_load_child,
 
 /* --- the parent: running children -------------------------------------------- */
 
-static int parse_child(const char *text, size_t len, enum ep_load_mode mode, struct sample *s)
+static int parse_u64(json_t *o, const char *key, uint64_t *v)
 {
+	json_t *x = json_object_get(o, key);
+
+	if (!json_is_integer(x) || json_integer_value(x) < 0)
+		return -1;
+	*v = (uint64_t)json_integer_value(x);
+	return 0;
+}
+
+static int parse_usage(json_t *o, struct ep_proc_usage *u)
+{
+	if (!json_is_object(o) || parse_u64(o, "vm_hwm_kib", &u->vm_hwm_kib) ||
+	    parse_u64(o, "vm_rss_kib", &u->vm_rss_kib) ||
+	    parse_u64(o, "rss_anon_kib", &u->rss_anon_kib) ||
+	    parse_u64(o, "rss_file_kib", &u->rss_file_kib) || parse_u64(o, "user_us", &u->user_us) ||
+	    parse_u64(o, "sys_us", &u->sys_us) || parse_u64(o, "minor_faults", &u->minor_faults) ||
+	    parse_u64(o, "major_faults", &u->major_faults))
+		return -1;
+	return 0;
+}
+
+/* The figures of one run, in report units, from the child's load phase. */
+static void fill_sample(struct sample *s, const struct ep_proc_usage *start,
+			const struct ep_proc_usage *end, uint64_t wall_ns, uint64_t copy_ns,
+			uint64_t bytes_copied)
+{
+	struct ep_phase_cost cost;
+
+	ep_phase_cost(start, end, &cost);
+	s->v[M_WALL] = (double)wall_ns * 1e-9;
+	s->v[M_USER] = (double)cost.user_us * 1e-6;
+	s->v[M_SYS] = (double)cost.sys_us * 1e-6;
+	s->v[M_MINFLT] = (double)cost.minor_faults;
+	s->v[M_MAJFLT] = (double)cost.major_faults;
+	s->v[M_HWM] = (double)cost.peak_rss_kib;
+	s->v[M_ANON] = (double)cost.rss_anon_kib;
+	s->v[M_FILE] = (double)cost.rss_file_kib;
+	s->v[M_COPIED] = (double)bytes_copied;
+	s->v[M_COPY_S] = (double)copy_ns * 1e-9;
+	s->v[M_THRU] = copy_ns ? (double)bytes_copied / s->v[M_COPY_S] : 0;
+}
+
+static int parse_child(struct load_run *run, const char *text, size_t len,
+		       enum ep_load_mode mode, struct sample *s)
+{
+	struct ep_proc_usage start, end;
+	uint64_t wall_ns, copy_ns, copied;
 	json_error_t jerr;
 	json_t *o = json_loadb(text, len, 0, &jerr), *v;
-	int m, rc = -1;
+	int rc = -1;
 
 	if (!o)
 		return -1;
 	v = json_object_get(o, "mode");
 	if (!json_is_string(v) || strcmp(json_string_value(v), ep_load_mode_name(mode)) != 0)
 		goto out;
-	for (m = 0; m < NMETRICS; m++) {
-		if (!metrics[m].child_key)
-			continue;
-		v = json_object_get(o, metrics[m].child_key);
-		if (!json_is_integer(v))
-			goto out;
-		s->v[m] = (double)json_integer_value(v) * metrics[m].scale;
-	}
-	v = json_object_get(o, "bytes_loaded");
-	if (!json_is_integer(v))
+	if (parse_usage(json_object_get(o, "startup"), &s->startup) ||
+	    parse_usage(json_object_get(o, "start"), &start) ||
+	    parse_usage(json_object_get(o, "end"), &end) || parse_u64(o, "wall_ns", &wall_ns) ||
+	    parse_u64(o, "copy_ns", &copy_ns) || parse_u64(o, "bytes_copied", &copied) ||
+	    parse_u64(o, "bytes_loaded", &s->bytes_loaded))
 		goto out;
-	s->bytes_loaded = (uint64_t)json_integer_value(v);
+	fill_sample(s, &start, &end, wall_ns, copy_ns, copied);
+	v = json_object_get(o, "peak_reset");
+	if (!json_is_boolean(v))
+		goto out;
+	if (!json_is_true(v) && !run->peak_reset_failed) {
+		const char *why = json_string_value(json_object_get(o, "peak_reset_error"));
+
+		run->peak_reset_failed = true;
+		snprintf(run->peak_reset_reason, sizeof(run->peak_reset_reason), "%s",
+			 why ? why : "unknown");
+	}
 	v = json_object_get(o, "checksum");
 	if (!json_is_string(v))
 		goto out;
@@ -286,7 +382,7 @@ static int run_child(struct load_run *run, enum ep_load_mode mode, struct sample
 		fprintf(stderr, "elfplt: load: the %s child failed (%s %d)\n",
 			ep_load_mode_name(mode), WIFEXITED(wstatus) ? "exit status" : "signal",
 			WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : WTERMSIG(wstatus));
-	else if (!text || parse_child(text, len, mode, s) != 0)
+	else if (!text || parse_child(run, text, len, mode, s) != 0)
 		fprintf(stderr, "elfplt: load: the %s child's report does not parse\n",
 			ep_load_mode_name(mode));
 	else
@@ -416,17 +512,9 @@ static struct ep_summary summary(const struct load_run *run, unsigned int m, int
 			base[r] = run->samples[0][r].v[k];
 		base_median = ep_summarize(base, n).median;
 	}
-	for (r = 0; r < n; r++) {
-		const struct sample *s = &run->samples[m][r];
-
-		if (k == M_THRU) {
-			double wall = s->v[M_WALL];
-
-			v[r] = wall > 0 ? s->v[M_COPIED] / wall : 0;
-		} else {
-			v[r] = s->v[k] - base_median;
-		}
-	}
+	/* Throughput is a ratio within one run: nothing to subtract from it. */
+	for (r = 0; r < n; r++)
+		v[r] = run->samples[m][r].v[k] - base_median;
 	return ep_summarize(v, n);
 }
 
@@ -442,6 +530,9 @@ static double improvement(const struct load_run *run, unsigned int m, int k)
 
 static json_t *json_number(double x, bool real)
 {
+	/* -0.0 (a zero median minus a zero baseline) is printed as 0. */
+	if (x == 0)
+		x = 0;
 	if (!real && x == floor(x) && fabs(x) < 9e15)
 		return json_integer((json_int_t)x);
 	return json_real(x);
@@ -451,6 +542,55 @@ static json_t *json_figure(struct ep_summary s, bool real)
 {
 	return json_pack("{s:o, s:o, s:o}", "median", json_number(s.median, real), "min",
 			 json_number(s.min, real), "max", json_number(s.max, real));
+}
+
+/* The start-up figures: what the child cost from exec to its load phase. */
+static const int startup_metrics[] = { M_USER, M_SYS, M_MINFLT, M_MAJFLT, M_HWM, M_ANON, M_FILE };
+#define NSTARTUP (sizeof(startup_metrics) / sizeof(startup_metrics[0]))
+
+static double startup_value(const struct ep_proc_usage *u, int k)
+{
+	switch (k) {
+	case M_USER:
+		return (double)u->user_us * 1e-6;
+	case M_SYS:
+		return (double)u->sys_us * 1e-6;
+	case M_MINFLT:
+		return (double)u->minor_faults;
+	case M_MAJFLT:
+		return (double)u->major_faults;
+	case M_HWM:
+		return (double)u->vm_hwm_kib;	/* read before the reset: start-up's own peak */
+	case M_ANON:
+		return (double)u->rss_anon_kib;
+	default:
+		return (double)u->rss_file_kib;
+	}
+}
+
+/* Summary of start-up figure k of the empty child's runs. */
+static struct ep_summary startup_summary(const struct load_run *run, int k)
+{
+	double v[REPEAT_MAX];
+	unsigned int r;
+
+	for (r = 0; r < run->repeat; r++)
+		v[r] = startup_value(&run->samples[0][r].startup, k);
+	return ep_summarize(v, run->repeat);
+}
+
+static json_t *json_startup(const struct load_run *run)
+{
+	json_t *o = json_object();
+	size_t i;
+
+	for (i = 0; i < NSTARTUP; i++) {
+		int k = startup_metrics[i];
+
+		json_object_set_new(o, metrics[k].key,
+				    json_figure(startup_summary(run, k), metrics[k].real));
+	}
+	return o;
 }
 
 static json_t *json_mode(const struct load_run *run, unsigned int m)
@@ -472,10 +612,12 @@ static json_t *json_mode(const struct load_run *run, unsigned int m)
 		imp = improvement(run, m, k);
 		json_object_set_new(vs, metrics[k].key, isnan(imp) ? json_null() : json_real(imp));
 	}
-	if (m == 0)
+	if (m == 0) {
 		json_decref(vs);
-	else
+		json_object_set_new(o, "startup", json_startup(run));
+	} else {
 		json_object_set_new(o, "vs_read_pct", vs);
+	}
 	return o;
 }
 
@@ -511,12 +653,27 @@ static void report_json(struct load_run *run, const struct ep_load_totals *t)
 				      (json_int_t)run->cold.drops_clean, "file_pages",
 				      (json_int_t)run->cold.file_pages, "resident_pages_max",
 				      (json_int_t)run->cold.resident_max));
+	json_object_set_new(doc, "peak_reset",
+			    json_pack("{s:b, s:s?}", "achieved", !run->peak_reset_failed, "reason",
+				      run->peak_reset_failed ? run->peak_reset_reason : NULL));
+	json_object_set_new(doc, "nothing_to_load", json_boolean(t->sections == 0));
+	json_object_set_new(doc, "note", t->sections ? json_null() : json_string(EMPTY_NOTE));
 	json_object_set_new(doc, "checksum", json_string(run->samples[1][0].checksum));
 	json_object_set_new(doc, "timer_resolution_ns", json_integer((json_int_t)run->timer_res_ns));
 	json_object_update(json_object_get(doc, "totals"),
 			   json_pack("{s:I, s:I, s:I, s:I}", "files", (json_int_t)t->files,
 				     "files_failed", (json_int_t)run->nfailed, "sections",
 				     (json_int_t)t->sections, "bytes", (json_int_t)t->bytes));
+}
+
+/*
+ * A number rounded to nothing keeps its sign in printf ("-0.000"); it is
+ * zero, so print it so.  buf holds a formatted number, maybe signed.
+ */
+static void drop_zero_sign(char *buf)
+{
+	if ((buf[0] == '-' || buf[0] == '+') && !strpbrk(buf, "123456789"))
+		memmove(buf, buf + 1, strlen(buf));
 }
 
 static void format_value(char *buf, size_t size, int k, double x)
@@ -527,6 +684,7 @@ static void format_value(char *buf, size_t size, int k, double x)
 		snprintf(buf, size, "%.3f", x * 1e3);
 	else
 		snprintf(buf, size, "%.0f", x);
+	drop_zero_sign(buf);
 }
 
 static void cell_figure(struct ep_table *tab, int k, struct ep_summary s)
@@ -572,8 +730,17 @@ static void report_text(struct load_run *run, const struct ep_load_totals *t)
 			" (dirty: run sync; tmpfs; in use by another process); major faults"
 			" mean little\n", run->cold.drops - run->cold.drops_clean, run->cold.drops,
 			run->cold.resident_max, run->cold.file_pages);
-	fprintf(out, "  runs per mode: %u, interleaved; the empty child's median subtracted;"
-		" timer resolution %" PRIu64 " ns\n\n", run->repeat, run->timer_res_ns);
+	fprintf(out, "  runs per mode: %u, interleaved; each figure is the load phase alone, minus"
+		" the empty child's median; timer resolution %" PRIu64 " ns\n", run->repeat,
+		run->timer_res_ns);
+	fprintf(out, "  start-up of every child (not in the figures): peak RSS %.0f KiB,"
+		" %.0f minor faults\n", startup_summary(run, M_HWM).median,
+		startup_summary(run, M_MINFLT).median);
+	if (run->peak_reset_failed)
+		fprintf(out, "  peak RSS: VmHWM NOT reset before loading (%s): a load that stays"
+			" under start-up's peak shows its final RSS growth\n",
+			run->peak_reset_reason);
+	fputc('\n', out);
 
 	tab = ep_table_new(5, hdr, "lrrrr");
 	for (k = 0; tab && k < NMETRICS; k++) {
@@ -588,10 +755,15 @@ static void report_text(struct load_run *run, const struct ep_load_totals *t)
 			else
 				cell_figure(tab, k, summary(run, m, k));
 		}
-		if (isnan(imp))
+		if (isnan(imp)) {
 			ep_table_cell(tab, "-");
-		else
-			ep_table_cell(tab, "%+.1f%%", imp);
+		} else {
+			char pct[32];
+
+			snprintf(pct, sizeof(pct), "%+.1f", imp);
+			drop_zero_sign(pct);
+			ep_table_cell(tab, "%s%%", pct);
+		}
 	}
 	if (tab)
 		ep_table_print(tab, out, "");
@@ -739,6 +911,16 @@ static int cmd_load(int argc, char **argv, struct ep_global *g)
 
 	status = ep_for_each_image(in.v, in.n, false, plan_one, plan_error, &run);
 	ep_load_plan_totals(&run.plan, &totals);
+	/*
+	 * Nothing to load: a table would show only noise.  JSON still measures,
+	 * so its modes are there (near zero: the baseline subtraction at work).
+	 */
+	if (totals.sections == 0 && g->format != EP_FORMAT_JSON) {
+		fprintf(g->out, "elfplt load: no sections to load in %" PRIu64 " files"
+			" (--sections=%s): nothing to measure\n", totals.files,
+			ep_section_set_name(run.set));
+		goto out;
+	}
 	if (make_plan_fd(&run) || measure(&run)) {
 		status = EP_EXIT_FAILED;
 		goto out;

@@ -46,6 +46,21 @@ if [ "$(stat -f -c %T "$T")" != tmpfs ]; then
 	fi
 fi
 
+# Copy time is the time inside pread(2) alone, a part of the load phase's
+# wall time, and throughput is bytes copied / copy time.  These are relations
+# between figures of the same runs, not times: no speed is asserted.  With 3
+# runs the median of bytes/copy_s is bytes/median(copy_s) (a decreasing map
+# keeps the middle one); JSON reals carry 9 digits, hence 1e-6.
+for m in read hybrid; do
+	ok=$("$JQ" -r --arg m "$m" '.modes[] | select(.mode == $m) |
+		.copy_s.median <= .wall_s.median and
+		((.copy_bytes_per_s.median * .copy_s.median / .bytes_copied.median) - 1 | fabs) < 1e-6' \
+		"$T/out.json")
+	check "$m copy_s <= wall_s and throughput = bytes_copied / copy_s" true "$ok"
+done
+# mmap copies nothing, so it spends no time copying.
+check "mmap copy_s max" 0 "$(mode mmap .copy_s.max)"
+
 # Every mode brings 64 MiB of pages in, so each takes page faults.
 for m in read mmap hybrid; do
 	f=$(mode $m '.minor_faults.median + .major_faults.median')
