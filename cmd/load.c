@@ -706,8 +706,9 @@ static void report_text(struct load_run *run, const struct ep_load_totals *t)
 	unsigned int m;
 	int k;
 
-	fprintf(out, "elfplt load: %" PRIu64 " files, %" PRIu64 " sections (--sections=%s), %"
-		PRIu64 " bytes", t->files, t->sections, ep_section_set_name(run->set), t->bytes);
+	fprintf(out, "elfplt load: %" PRIu64 " file%s, %" PRIu64 " sections (--sections=%s), %"
+		PRIu64 " bytes", t->files, t->files == 1 ? "" : "s", t->sections,
+		ep_section_set_name(run->set), t->bytes);
 	if (run->nfailed)
 		fprintf(out, "; %" PRIu64 " files failed and are left out", run->nfailed);
 	fprintf(out, "\n  hybrid: maps %" PRIu64 " of them (%" PRIu64 " bytes) of at least %" PRIu64
@@ -916,9 +917,9 @@ static int cmd_load(int argc, char **argv, struct ep_global *g)
 	 * so its modes are there (near zero: the baseline subtraction at work).
 	 */
 	if (totals.sections == 0 && g->format != EP_FORMAT_JSON) {
-		fprintf(g->out, "elfplt load: no sections to load in %" PRIu64 " files"
+		fprintf(g->out, "elfplt load: no sections to load in %" PRIu64 " file%s"
 			" (--sections=%s): nothing to measure\n", totals.files,
-			ep_section_set_name(run.set));
+			totals.files == 1 ? "" : "s", ep_section_set_name(run.set));
 		goto out;
 	}
 	if (make_plan_fd(&run) || measure(&run)) {
