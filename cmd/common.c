@@ -192,29 +192,42 @@ int ep_for_each_image(const char *const *paths, size_t n, bool populate, ep_imag
 		return EP_EXIT_FAILED;
 	}
 	for (i = 0; i < pl.count; i++) {
+		const char *shown = pl.paths[i];
+		char *clean = NULL;
 		struct ep_blob blob;
 		struct ep_image img;
 		int rc;
 
+		/* Reports name the file in clean text; the file is opened as named. */
+		if (!ep_text_is_clean(shown, strlen(shown))) {
+			clean = strdup(shown);
+			if (clean) {
+				ep_text_clean(clean);
+				shown = clean;
+			}
+		}
 		rc = ep_blob_open(&blob, pl.paths[i], populate, &err);
 		if (rc == 0) {
-			rc = ep_image_open(&img, pl.paths[i], blob.bytes, blob.size, &err);
+			rc = ep_image_open(&img, shown, blob.bytes, blob.size, &err);
 			if (rc == 0) {
 				rc = fn(&img, &blob, ctx, &err);
 				ep_image_close(&img);
 			} else if (pl.walked[i] && err.code == EP_ENOTELF) {
 				ep_blob_close(&blob);
+				free(clean);
 				continue;	/* a compressed non-ELF file in a tree */
 			}
 		} else if (pl.walked[i] && err.code == EP_ENOTELF) {
+			free(clean);
 			continue;
 		}
 		ep_blob_close(&blob);
 		if (rc) {
 			fprintf(stderr, "elfplt: %s\n", err.message);
-			on_error(pl.paths[i], &err, ctx);
+			on_error(shown, &err, ctx);
 			status = EP_EXIT_FAILED;
 		}
+		free(clean);
 	}
 	ep_pathlist_free(&pl);
 	return status;

@@ -93,13 +93,17 @@ int ep_show_man(const char *cmd);
 /*
  * Called for each input image that opened; return 0, or a negative
  * ep_errcode with err filled to have the file reported as failed.
+ * img->path is the path for reports (ep_text_clean()ed, so a path that is
+ * not UTF-8 still makes one line and a JSON string); blob->path is the path
+ * itself, the one to open again.
  */
 typedef int (*ep_image_fn)(struct ep_image *img, const struct ep_blob *blob, void *ctx,
 			   struct ep_error *err);
 
 /*
  * Called for each input that failed (to open, or in fn): the error is
- * already printed on stderr; record it in the report.
+ * already printed on stderr; record it in the report.  path is the cleaned
+ * path for reports, as img->path above.
  */
 typedef void (*ep_error_fn)(const char *path, const struct ep_error *err, void *ctx);
 

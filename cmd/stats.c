@@ -457,7 +457,8 @@ static int cmd_stats(int argc, char **argv, struct ep_global *g)
 	run.files = json_object_get(run.doc, "files");
 
 	status = ep_for_each_image(in.v, in.n, false, stats_one, stats_error, &run);
-	qsort(run.tops, run.ntops, sizeof(*run.tops), cmp_top);
+	if (run.ntops)
+		qsort(run.tops, run.ntops, sizeof(*run.tops), cmp_top);
 	if (g->format == EP_FORMAT_JSON) {
 		totals_json(&run);
 		if (ep_report_write_json(run.doc, g->out))

@@ -106,6 +106,11 @@ static int check_shdr_table(struct ep_image *img, struct ep_error *err)
 	img->shnum = shnum;
 
 	img->shstrndx = eh->e_shstrndx == SHN_XINDEX ? sh0.sh_link : eh->e_shstrndx;
+	if (img->shstrndx >= img->shnum && eh->e_shstrndx == SHN_XINDEX)
+		return ep_error_set(err, EP_EMALFORMED,
+				    "%s: e_shstrndx is SHN_XINDEX and section 0's sh_link %zu is "
+				    "out of range (%zu sections)",
+				    img->path, img->shstrndx, img->shnum);
 	if (img->shstrndx >= img->shnum)
 		return ep_error_set(err, EP_EMALFORMED,
 				    "%s: e_shstrndx %zu is out of range (%zu sections)", img->path,
@@ -189,6 +194,62 @@ static int load_sections(struct ep_image *img, struct ep_error *err)
 	return 0;
 }
 
+/*
+ * Names go into messages and JSON strings as they are, so a name that is not
+ * clean text (a corrupt .shstrtab: control characters, a newline, bytes that
+ * are not UTF-8) is replaced by a cleaned copy.  Real files never need one:
+ * nothing is allocated for them.
+ */
+/*
+ * Link each symbol table to its SHT_SYMTAB_SHNDX once, so that opening a
+ * symbol table for each of thousands of relocation sections does not search
+ * every section every time.
+ */
+static void link_xindex_tables(struct ep_image *img)
+{
+	size_t i;
+
+	for (i = img->shnum; i-- > 1;) {
+		const GElf_Shdr *sh = &img->sections[i].shdr;
+
+		if (sh->sh_type != SHT_SYMTAB_SHNDX || sh->sh_link == 0 || sh->sh_link >= img->shnum)
+			continue;
+		img->sections[sh->sh_link].xindex = i;	/* the lowest index wins */
+	}
+}
+
+static int clean_section_names(struct ep_image *img, struct ep_error *err)
+{
+	size_t i, need = 0;
+	char *p;
+
+	for (i = 0; i < img->shnum; i++) {
+		const char *name = img->sections[i].name;
+		size_t n = strlen(name);
+
+		if (!ep_text_is_clean(name, n))
+			need += n + 1;
+	}
+	if (!need)
+		return 0;
+	p = img->clean_names = malloc(need);
+	if (!p)
+		return ep_error_set(err, EP_ENOMEM, "%s: out of memory for section names",
+				    img->path);
+	for (i = 0; i < img->shnum; i++) {
+		const char *name = img->sections[i].name;
+		size_t n = strlen(name);
+
+		if (ep_text_is_clean(name, n))
+			continue;
+		memcpy(p, name, n + 1);
+		ep_text_clean(p);
+		img->sections[i].name = p;
+		p += n + 1;
+	}
+	return 0;
+}
+
 int ep_image_open(struct ep_image *img, const char *path, const void *bytes, size_t size,
 		  struct ep_error *err)
 {
@@ -212,6 +273,11 @@ int ep_image_open(struct ep_image *img, const char *path, const void *bytes, siz
 		return ep_error_set(err, EP_ENOTELF, "%s: unknown ELF class %u", path, cls);
 	if (data != ELFDATA2LSB && data != ELFDATA2MSB)
 		return ep_error_set(err, EP_ENOTELF, "%s: unknown ELF byte order %u", path, data);
+	/* libelf takes only EV_CURRENT and would not say why it gave up. */
+	if (b[EI_VERSION] != EV_CURRENT)
+		return ep_error_set(err, EP_ENOTELF,
+				    "%s: unknown ELF version %u in e_ident[EI_VERSION] "
+				    "(expected %u)", path, b[EI_VERSION], EV_CURRENT);
 	if (size < ehdr_size(cls))
 		return ep_error_set(err, EP_ETRUNC, "%s: file ends inside the ELF header (%zu bytes)",
 				    path, size);
@@ -220,11 +286,18 @@ int ep_image_open(struct ep_image *img, const char *path, const void *bytes, siz
 		elf_version(EV_CURRENT);
 		libelf_ready = true;
 	}
-	/* elf_memory() reads in ELF_C_READ mode: libelf never writes the image. */
+	/*
+	 * elf_memory() reads in ELF_C_READ mode: libelf never writes the image.
+	 * elf_errno() first drops an error left over from an earlier file, so
+	 * the message below cannot give another file's reason.
+	 */
+	elf_errno();
 	img->elf = elf_memory((char *)bytes, size);
 	if (!img->elf || elf_kind(img->elf) != ELF_K_ELF || !gelf_getehdr(img->elf, &img->ehdr)) {
+		int e = elf_errno();
+
 		rc = ep_error_set(err, EP_ENOTELF, "%s: libelf cannot read the ELF header: %s", path,
-				  elf_errmsg(-1));
+				  e ? elf_errmsg(e) : "not recognised as ELF");
 		goto fail;
 	}
 #if __BYTE_ORDER == __LITTLE_ENDIAN
@@ -238,6 +311,10 @@ int ep_image_open(struct ep_image *img, const char *path, const void *bytes, siz
 	rc = load_sections(img, err);
 	if (rc)
 		goto fail;
+	rc = clean_section_names(img, err);
+	if (rc)
+		goto fail;
+	link_xindex_tables(img);
 	return 0;
 fail:
 	ep_image_close(img);
@@ -250,6 +327,7 @@ void ep_image_close(struct ep_image *img)
 	if (img->elf)
 		elf_end(img->elf);
 	free(img->sections);
+	free(img->clean_names);
 	memset(img, 0, sizeof(*img));
 }
 

@@ -25,8 +25,13 @@
 struct ep_section {
 	size_t index;		/* section header index */
 	GElf_Shdr shdr;		/* converted to host byte order by libelf */
-	const char *name;	/* inside .shstrtab, NUL-terminated; "" if none */
+	const char *name;	/* inside .shstrtab, NUL-terminated; "" if none; a
+				 * cleaned copy (ep_text_clean()) if the file's
+				 * name is not valid UTF-8 or has control chars */
 	Elf_Scn *scn;
+	size_t xindex;		/* for a symbol table: the first SHT_SYMTAB_SHNDX
+				 * section whose sh_link names it; 0 if none */
+	bool symtab_checked;	/* ep_symtab_open() found it consistent once */
 };
 
 struct ep_image {
@@ -40,6 +45,7 @@ struct ep_image {
 	size_t shstrndx;	/* SHN_UNDEF (0) when there are no names */
 	struct ep_section *sections;	/* shnum entries */
 	size_t bytes_converted;	/* bytes libelf copied to convert byte order */
+	char *clean_names;	/* owned: the cleaned copies of names, or NULL */
 };
 
 /*

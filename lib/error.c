@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "lib/error.h"
 
@@ -14,8 +16,71 @@ int ep_error_set(struct ep_error *err, enum ep_errcode code, const char *fmt, ..
 		va_start(ap, fmt);
 		vsnprintf(err->message, sizeof(err->message), fmt, ap);
 		va_end(ap);
+		ep_text_clean(err->message);
 	}
 	return -(int)code;
+}
+
+/*
+ * Length of the clean character at s[0..n), or 0 when it is a control
+ * character or not valid UTF-8 (RFC 3629: no overlong forms, no surrogates,
+ * nothing above U+10FFFF).
+ */
+static size_t clean_char(const unsigned char *s, size_t n)
+{
+	uint32_t c;
+	size_t len, i;
+
+	if (s[0] < 0x80)
+		return s[0] >= 0x20 && s[0] != 0x7f;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2, c = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3, c = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4, c = s[0] & 0x07;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	if ((len == 3 && c < 0x800) || (len == 4 && (c < 0x10000 || c > 0x10ffff)) ||
+	    (c >= 0xd800 && c <= 0xdfff) || (c >= 0x80 && c <= 0x9f))
+		return 0;
+	return len;
+}
+
+bool ep_text_is_clean(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, k;
+
+	while (i < n) {
+		k = clean_char(p + i, n - i);
+		if (!k)
+			return false;
+		i += k;
+	}
+	return true;
+}
+
+void ep_text_clean(char *s)
+{
+	unsigned char *p = (unsigned char *)s;
+	size_t n = strlen(s), i = 0, k;
+
+	while (i < n) {
+		k = clean_char(p + i, n - i);
+		if (!k) {
+			p[i++] = '?';
+			continue;
+		}
+		i += k;
+	}
 }
 
 const char *ep_errcode_name(enum ep_errcode code)

@@ -3,12 +3,16 @@
 #define ELFPLT_ERROR_H
 
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
 
 /*
  * An error from lib/: a class the caller can branch on and a one-line message
  * that already names the file and, where one is to blame, the section, in the
  * form "PATH: what is wrong (section N NAME)".  lib/ never prints; cmd/ prints
  * the message after "elfplt: " and puts both into the JSON "error" object.
+ * The message is always one line of valid UTF-8: ep_error_set() passes it
+ * through ep_text_clean(), whatever bytes a path or section name held.
  */
 enum ep_errcode {
 	EP_OK = 0,
@@ -34,6 +38,16 @@ struct ep_error {
  */
 int ep_error_set(struct ep_error *err, enum ep_errcode code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/*
+ * Text that came from a file or a path, made fit for one line of a message
+ * and for a JSON string: true when s[0..n) is valid UTF-8 without control
+ * characters (C0, DEL, C1).  ep_text_clean() rewrites the NUL-terminated s
+ * in place, each byte of a bad sequence or control character becoming '?',
+ * so it never grows.
+ */
+bool ep_text_is_clean(const char *s, size_t n);
+void ep_text_clean(char *s);
 
 /* The stable JSON name of code: "not_elf", "truncated", "malformed", ... */
 const char *ep_errcode_name(enum ep_errcode code);

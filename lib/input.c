@@ -6,14 +6,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <libelf.h>
+#include <lzma.h>
 #include <stdio.h>
-#include <elfutils/libdwelf.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 #include <zstd.h>
 
 #include "lib/input.h"
@@ -45,97 +45,227 @@ enum ep_compression ep_compression_sniff(const unsigned char *h, size_t n)
 }
 
 /*
- * zstd: one-shot when the frame records its size, streaming otherwise, both
- * capped at EP_DECOMPRESS_MAX.
+ * The decoded-size cap in bytes: EP_DECOMPRESS_MAX, or less when the
+ * environment's ELFPLT_DECOMPRESS_MAX asks for less (it never raises it).
  */
+static uint64_t decode_cap(void)
+{
+	const char *env = getenv("ELFPLT_DECOMPRESS_MAX");
+	unsigned long long v;
+	char *end;
+
+	if (env && *env) {
+		errno = 0;
+		v = strtoull(env, &end, 10);
+		if (!errno && !*end && v < EP_DECOMPRESS_MAX)
+			return v;
+	}
+	return EP_DECOMPRESS_MAX;
+}
+
+/* A decoder's output buffer, grown by doubling up to the cap. */
+struct outbuf {
+	unsigned char *buf;
+	size_t size;		/* bytes allocated */
+	size_t used;		/* bytes decoded */
+	uint64_t cap;
+};
+
+/*
+ * Make room for more output; first is the size of the first allocation.
+ * Returns 0, or a negative ep_errcode when the cap is reached or memory
+ * runs out.
+ */
+static int outbuf_grow(struct outbuf *o, const struct ep_blob *b, size_t first,
+		       struct ep_error *err)
+{
+	uint64_t want = o->size ? (uint64_t)o->size * 2 : first;
+	unsigned char *nb;
+
+	if (o->size >= o->cap)
+		return ep_error_set(err, EP_ENOMEM,
+				    "%s: %s data decodes to more than %" PRIu64 " bytes (the cap)",
+				    b->path, ep_compression_name(b->compression), o->cap);
+	if (want > o->cap)
+		want = o->cap;
+	if (want == 0)
+		want = 1;
+	nb = realloc(o->buf, (size_t)want);
+	if (!nb)
+		return ep_error_set(err, EP_ENOMEM, "%s: out of memory decoding %s data", b->path,
+				    ep_compression_name(b->compression));
+	o->buf = nb;
+	o->size = (size_t)want;
+	return 0;
+}
+
+static void outbuf_finish(struct outbuf *o, struct ep_blob *b)
+{
+	b->owned = o->buf;
+	b->bytes = o->buf;
+	b->size = o->used;
+}
+
+/* zstd: the frame's recorded size sizes the buffer; all frames are decoded. */
 static int decode_zstd(struct ep_blob *b, const unsigned char *src, size_t n,
 		       struct ep_error *err)
 {
 	unsigned long long want = ZSTD_getFrameContentSize(src, n);
+	struct outbuf o = { .cap = decode_cap() };
 	ZSTD_inBuffer in = { src, n, 0 };
-	size_t cap, rc;
-	ZSTD_DCtx *dctx;
-	unsigned char *buf = NULL;
 	ZSTD_outBuffer out;
+	ZSTD_DCtx *dctx;
+	size_t first, zr;
+	int rc = 0;
 
 	if (want == ZSTD_CONTENTSIZE_ERROR)
 		return ep_error_set(err, EP_ETRUNC, "%s: not a valid zstd frame", b->path);
-	if (want != ZSTD_CONTENTSIZE_UNKNOWN && want > EP_DECOMPRESS_MAX)
+	if (want != ZSTD_CONTENTSIZE_UNKNOWN && want > o.cap)
 		return ep_error_set(err, EP_ENOMEM,
-				    "%s: zstd frame declares %llu bytes, over the %" PRIu64 " cap",
-				    b->path, want, EP_DECOMPRESS_MAX);
-	cap = want != ZSTD_CONTENTSIZE_UNKNOWN ? (size_t)want + 1 : n * 4 + 4096;
+				    "%s: zstd frame declares %llu bytes, over the %" PRIu64
+				    " bytes cap", b->path, want, o.cap);
+	first = want != ZSTD_CONTENTSIZE_UNKNOWN ? (size_t)want + 1 : n * 4 + 4096;
 	dctx = ZSTD_createDCtx();
 	if (!dctx)
 		return ep_error_set(err, EP_ENOMEM, "%s: out of memory for zstd", b->path);
-	for (out = (ZSTD_outBuffer){ NULL, 0, 0 };;) {
-		if (out.pos == out.size) {
-			unsigned char *nb;
-
-			if (out.size >= EP_DECOMPRESS_MAX) {
-				rc = (size_t)ep_error_set(err, EP_ENOMEM,
-							  "%s: zstd data decodes to more than %" PRIu64
-							  " bytes", b->path, EP_DECOMPRESS_MAX);
-				goto fail;
-			}
-			if (out.size)
-				cap = out.size * 2 > EP_DECOMPRESS_MAX ? EP_DECOMPRESS_MAX : out.size * 2;
-			nb = realloc(buf, cap);
-			if (!nb) {
-				rc = (size_t)ep_error_set(err, EP_ENOMEM, "%s: out of memory", b->path);
-				goto fail;
-			}
-			buf = nb;
-			out.dst = buf;
-			out.size = cap;
+	for (;;) {
+		if (o.used == o.size) {
+			rc = outbuf_grow(&o, b, first, err);
+			if (rc)
+				goto out;
 		}
-		rc = ZSTD_decompressStream(dctx, &out, &in);
-		if (ZSTD_isError(rc)) {
-			rc = (size_t)ep_error_set(err, EP_ETRUNC, "%s: zstd: %s", b->path,
-						  ZSTD_getErrorName(rc));
-			goto fail;
+		out = (ZSTD_outBuffer){ o.buf, o.size, o.used };
+		zr = ZSTD_decompressStream(dctx, &out, &in);
+		o.used = out.pos;
+		if (ZSTD_isError(zr)) {
+			rc = ep_error_set(err, EP_ETRUNC, "%s: zstd: %s", b->path,
+					  ZSTD_getErrorName(zr));
+			goto out;
 		}
-		if (rc == 0 && in.pos == in.size)
+		if (zr == 0 && in.pos == in.size)
 			break;
-		if (in.pos == in.size && out.pos < out.size) {
-			rc = (size_t)ep_error_set(err, EP_ETRUNC, "%s: zstd stream is truncated",
-						  b->path);
-			goto fail;
+		if (in.pos == in.size && o.used < o.size) {
+			rc = ep_error_set(err, EP_ETRUNC, "%s: zstd stream is truncated", b->path);
+			goto out;
 		}
 	}
+	outbuf_finish(&o, b);
+out:
 	ZSTD_freeDCtx(dctx);
-	b->owned = buf;
-	b->bytes = buf;
-	b->size = out.pos;
-	return 0;
-fail:
-	ZSTD_freeDCtx(dctx);
-	free(buf);
-	return (int)rc;
+	if (rc)
+		free(o.buf);
+	return rc;
 }
 
-/* xz and gzip through libdw, which decodes the whole file into memory. */
-static int decode_dwelf(struct ep_blob *b, int fd, struct ep_error *err)
+/* xz (liblzma): every stream of the file, as xz -d does. */
+static int decode_xz(struct ep_blob *b, const unsigned char *src, size_t n,
+		     struct ep_error *err)
 {
-	Elf *e;
-	char *raw;
-	size_t n = 0;
+	struct outbuf o = { .cap = decode_cap() };
+	lzma_stream z = LZMA_STREAM_INIT;
+	lzma_ret lr;
+	int rc = 0;
 
-	elf_version(EV_CURRENT);
-	e = dwelf_elf_begin(fd);
-	if (!e)
-		return ep_error_set(err, EP_ENOTELF, "%s: %s data does not decode: %s", b->path,
-				    ep_compression_name(b->compression), elf_errmsg(-1));
-	raw = elf_rawfile(e, &n);
-	if (!raw || elf_kind(e) != ELF_K_ELF) {
-		elf_end(e);
-		return ep_error_set(err, EP_ENOTELF, "%s: %s data is not an ELF file", b->path,
-				    ep_compression_name(b->compression));
+	/* The decoder's own memory (the dictionary): 1 GiB is more than xz -9e needs. */
+	if (lzma_stream_decoder(&z, (uint64_t)1 << 30, LZMA_CONCATENATED) != LZMA_OK)
+		return ep_error_set(err, EP_ENOMEM, "%s: out of memory for xz", b->path);
+	z.next_in = src;
+	z.avail_in = n;
+	for (;;) {
+		if (o.used == o.size) {
+			rc = outbuf_grow(&o, b, n * 4 + 4096, err);
+			if (rc)
+				goto out;
+		}
+		z.next_out = o.buf + o.used;
+		z.avail_out = o.size - o.used;
+		/* All input is there: LZMA_FINISH lets the decoder see the end. */
+		lr = lzma_code(&z, LZMA_FINISH);
+		o.used = o.size - z.avail_out;
+		if (lr == LZMA_STREAM_END)
+			break;
+		if (lr == LZMA_OK)
+			continue;
+		if (lr == LZMA_MEMLIMIT_ERROR)
+			rc = ep_error_set(err, EP_ENOMEM,
+					  "%s: xz data needs more than 1 GiB to decode", b->path);
+		else if (lr == LZMA_MEM_ERROR)
+			rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory for xz", b->path);
+		else if (lr == LZMA_BUF_ERROR)
+			rc = ep_error_set(err, EP_ETRUNC, "%s: xz stream is truncated", b->path);
+		else
+			rc = ep_error_set(err, EP_ETRUNC,
+					  "%s: xz data is corrupt (liblzma error %d)", b->path,
+					  (int)lr);
+		goto out;
 	}
-	b->dwelf = e;
-	b->bytes = (const unsigned char *)raw;
-	b->size = n;
-	return 0;
+	outbuf_finish(&o, b);
+out:
+	lzma_end(&z);
+	if (rc)
+		free(o.buf);
+	return rc;
+}
+
+/* gzip (zlib): every member of the file, as gzip -d does. */
+static int decode_gzip(struct ep_blob *b, const unsigned char *src, size_t n,
+		       struct ep_error *err)
+{
+	struct outbuf o = { .cap = decode_cap() };
+	z_stream z = { 0 };
+	size_t done = 0;
+	int zr, rc = 0;
+
+	/* 15 + 16: a 32 KiB window, gzip header and trailer. */
+	if (inflateInit2(&z, 15 + 16) != Z_OK)
+		return ep_error_set(err, EP_ENOMEM, "%s: out of memory for gzip", b->path);
+	for (;;) {
+		if (o.used == o.size) {
+			rc = outbuf_grow(&o, b, n * 4 + 4096, err);
+			if (rc)
+				goto out;
+		}
+		/* zlib counts in uInt: feed at most 1 GiB at a time. */
+		z.next_in = (unsigned char *)src + done;
+		z.avail_in = n - done > (1u << 30) ? 1u << 30 : (uInt)(n - done);
+		z.next_out = o.buf + o.used;
+		z.avail_out = o.size - o.used > (1u << 30) ? 1u << 30 : (uInt)(o.size - o.used);
+		{
+			const unsigned char *in0 = z.next_in, *out0 = z.next_out;
+
+			zr = inflate(&z, Z_NO_FLUSH);
+			done += (size_t)(z.next_in - in0);
+			o.used += (size_t)(z.next_out - out0);
+		}
+		if (zr == Z_STREAM_END) {
+			if (done == n)
+				break;
+			if (inflateReset(&z) != Z_OK) {	/* the next member */
+				rc = ep_error_set(err, EP_ETRUNC, "%s: gzip data is corrupt",
+						  b->path);
+				goto out;
+			}
+			continue;
+		}
+		if (zr == Z_OK)
+			continue;
+		if (zr == Z_BUF_ERROR && o.used < o.size)
+			rc = ep_error_set(err, EP_ETRUNC, "%s: gzip stream is truncated", b->path);
+		else if (zr == Z_BUF_ERROR)
+			continue;	/* only wanted more room */
+		else if (zr == Z_MEM_ERROR)
+			rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory for gzip", b->path);
+		else
+			rc = ep_error_set(err, EP_ETRUNC, "%s: gzip data is corrupt: %s", b->path,
+					  z.msg ? z.msg : "inflate failed");
+		goto out;
+	}
+	outbuf_finish(&o, b);
+out:
+	inflateEnd(&z);
+	if (rc)
+		free(o.buf);
+	return rc;
 }
 
 int ep_blob_open(struct ep_blob *b, const char *path, bool populate, struct ep_error *err)
@@ -145,7 +275,12 @@ int ep_blob_open(struct ep_blob *b, const char *path, bool populate, struct ep_e
 
 	memset(b, 0, sizeof(*b));
 	b->path = path;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/*
+	 * O_NONBLOCK: opening a FIFO (or a tty) for reading would otherwise wait
+	 * for a writer, forever; it is refused below as not a regular file.
+	 * For a regular file the flag changes nothing.
+	 */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return ep_error_set(err, EP_EIO, "%s: %s", path, strerror(errno));
 	if (fstat(fd, &st) != 0) {
@@ -178,8 +313,10 @@ int ep_blob_open(struct ep_blob *b, const char *path, bool populate, struct ep_e
 		rc = decode_zstd(b, b->map, b->map_size, err);
 		break;
 	case EP_COMP_XZ:
+		rc = decode_xz(b, b->map, b->map_size, err);
+		break;
 	case EP_COMP_GZIP:
-		rc = decode_dwelf(b, fd, err);
+		rc = decode_gzip(b, b->map, b->map_size, err);
 		break;
 	}
 	if (!b->mapped && b->map) {
@@ -199,8 +336,6 @@ void ep_blob_close(struct ep_blob *b)
 	if (b->map)
 		munmap(b->map, b->map_size);
 	free(b->owned);
-	if (b->dwelf)
-		elf_end(b->dwelf);
 	memset(b, 0, sizeof(*b));
 }
 
@@ -236,7 +371,7 @@ static bool worth_opening(const char *path, bool *compressed)
 	ssize_t n;
 	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0)
 		return false;
 	n = read(fd, head, sizeof(head));
@@ -276,7 +411,7 @@ static int walk(struct ep_pathlist *pl, const char *dir, unsigned int depth,
 			break;
 	}
 	closedir(d);
-	if (!rc)
+	if (!rc && names.count)	/* an empty directory has no array at all */
 		qsort(names.paths, names.count, sizeof(char *), cmp_str);
 	for (i = 0; !rc && i < names.count; i++) {
 		struct stat st;

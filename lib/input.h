@@ -6,8 +6,11 @@
  * From paths to image bytes: the directory walk, and the file itself mapped
  * read-only or, when compressed, decoded into memory.  Compression is
  * recognised by magic bytes, never by suffix: zstd (28 B5 2F FD, libzstd),
- * xz and gzip (libdw's dwelf_elf_begin()).  Nothing is ever written to an
- * input: files are opened O_RDONLY and mapped PROT_READ, MAP_PRIVATE.
+ * xz (FD 37 7A 58 5A 00, liblzma) and gzip (1F 8B, zlib), each decoded into
+ * memory with the size capped (not through libdw's dwelf_elf_begin(): it has
+ * no cap, so a small xz or gzip bomb could take all memory).  Nothing is ever
+ * written to an input: files are opened O_RDONLY (and O_NONBLOCK, so a FIFO
+ * cannot block) and mapped PROT_READ, MAP_PRIVATE.
  */
 
 #include <stdbool.h>
@@ -16,7 +19,11 @@
 
 #include "lib/error.h"
 
-/* Largest decompressed image accepted, in bytes (a cap against zstd bombs). */
+/*
+ * Largest decompressed image accepted, in bytes (a cap against zstd, xz and
+ * gzip bombs).  The environment variable ELFPLT_DECOMPRESS_MAX (bytes) can
+ * lower it, never raise it.
+ */
 #define EP_DECOMPRESS_MAX ((uint64_t)4 << 30)
 
 enum ep_compression { EP_COMP_NONE, EP_COMP_ZSTD, EP_COMP_XZ, EP_COMP_GZIP };
@@ -38,15 +45,15 @@ struct ep_blob {
 	void *map;		/* the mapping to munmap, or NULL */
 	size_t map_size;
 	void *owned;		/* decoded buffer to free, or NULL */
-	void *dwelf;		/* libdw's Elf * for xz/gzip, or NULL */
 };
 
 /*
  * Open path: map it read-only or decode it.  populate asks the kernel to
  * fault the mapping in ahead (MAP_POPULATE), for callers that read all of it.
  * Errors: EP_EIO (open/fstat/mmap, not a regular file), EP_ENOMEM, EP_ETRUNC
- * or EP_ENOTELF (a compressed stream that does not decode), EP_ENOMEM when the
- * decoded size exceeds EP_DECOMPRESS_MAX.  An empty file gives size 0.
+ * (a compressed stream that is truncated or corrupt), EP_ENOMEM when the
+ * decoded size exceeds the cap (EP_DECOMPRESS_MAX).  An empty file gives
+ * size 0.
  */
 int ep_blob_open(struct ep_blob *blob, const char *path, bool populate, struct ep_error *err);
 

@@ -128,7 +128,7 @@ int ep_load_plan_add(struct ep_load_plan *plan, const struct ep_image *img,
 	plan->files = files;
 	f = &files[plan->nfiles];
 	memset(f, 0, sizeof(*f));
-	f->path = strdup(img->path);
+	f->path = strdup(blob->path);	/* the file itself: img->path may be cleaned */
 	f->compression = blob->compression;
 	f->image_size = img->size;
 	if (img->shnum)

@@ -95,7 +95,8 @@ struct ep_load_totals {
 
 /*
  * Append img (opened from blob) to plan with the sections of set, in section
- * header order, each once.  A file with no such section is still appended
+ * header order, each once.  The plan names the file by blob->path (img->path
+ * may be a cleaned form of it, for reports).  A file with no such section is still appended
  * (with nranges 0) so the report counts it.  Returns 0, or EP_EMALFORMED
  * when a relocation section's sh_link or a symbol table's sh_link is out of
  * range (naming the section), or EP_ENOMEM.

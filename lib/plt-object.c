@@ -54,14 +54,50 @@ static bool is_got(unsigned int m, uint32_t t)
 	return t == R_AARCH64_ADR_GOT_PAGE;
 }
 
-/* Per symbol table: which symbols were already counted, as two bit maps. */
+/*
+ * Per symbol table: which symbols were already counted, one byte per symbol
+ * (simple, and objects are small).  Kept for the whole file, one pair per
+ * table, so sections that alternate between tables neither lose the marks
+ * nor allocate a table's worth of marks again for each section.
+ */
 struct seen {
 	size_t symtab;
 	size_t count;
-	uint8_t *branch, *got;	/* one byte per symbol: simple, and objects are small */
+	uint8_t *branch, *got;
 };
 
-static int count_table(struct ep_image *img, size_t idx, struct seen *seen,
+struct seen_all {
+	struct seen *v;
+	size_t n;
+	size_t *slot;		/* per section index: 1 + its place in v, or 0 */
+};
+
+/* The marks of st, made on first use; NULL when out of memory. */
+static struct seen *seen_for(struct seen_all *all, const struct ep_symtab *st)
+{
+	struct seen *s, *v;
+
+	if (all->slot[st->index])
+		return &all->v[all->slot[st->index] - 1];
+	v = realloc(all->v, (all->n + 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	all->v = v;
+	s = &v[all->n];
+	s->symtab = st->index;
+	s->count = st->count;
+	s->branch = calloc(st->count + 1, 1);
+	s->got = calloc(st->count + 1, 1);
+	if (!s->branch || !s->got) {
+		free(s->branch);
+		free(s->got);
+		return NULL;
+	}
+	all->slot[st->index] = ++all->n;
+	return s;
+}
+
+static int count_table(struct ep_image *img, size_t idx, struct seen_all *all,
 		       struct ep_plt_result *res, struct ep_error *err)
 {
 	unsigned int m = img->ehdr.e_machine;
@@ -69,6 +105,7 @@ static int count_table(struct ep_image *img, size_t idx, struct seen *seen,
 	struct ep_plt_section *s;
 	struct ep_relsec rs;
 	struct ep_rel *r = NULL;
+	struct seen *seen;
 	size_t i;
 	int rc;
 
@@ -78,17 +115,10 @@ static int count_table(struct ep_image *img, size_t idx, struct seen *seen,
 	rc = ep_relsec_read_all(&rs, &r, err);
 	if (rc)
 		return rc;
-	if (seen->symtab != rs.symtab.index || seen->count != rs.symtab.count) {
-		free(seen->branch);
-		free(seen->got);
-		seen->symtab = rs.symtab.index;
-		seen->count = rs.symtab.count;
-		seen->branch = calloc(seen->count + 1, 1);
-		seen->got = calloc(seen->count + 1, 1);
-		if (!seen->branch || !seen->got) {
-			rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
-			goto out;
-		}
+	seen = seen_for(all, &rs.symtab);
+	if (!seen) {
+		rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
+		goto out;
 	}
 	s = ep_plt_section_add(res);
 	if (!s) {
@@ -140,11 +170,14 @@ out:
 
 static int object_analyse(struct ep_image *img, struct ep_plt_result *res, struct ep_error *err)
 {
-	struct seen seen = { (size_t)-1, 0, NULL, NULL };
+	struct seen_all seen = { NULL, 0, NULL };
 	size_t i;
 	int rc = 0;
 
 	res->object_valid = true;
+	seen.slot = calloc(img->shnum ? img->shnum : 1, sizeof(*seen.slot));
+	if (!seen.slot)
+		return ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
 	for (i = 1; i < img->shnum; i++) {
 		unsigned int type = img->sections[i].shdr.sh_type;
 
@@ -154,8 +187,12 @@ static int object_analyse(struct ep_image *img, struct ep_plt_result *res, struc
 		if (rc)
 			break;
 	}
-	free(seen.branch);
-	free(seen.got);
+	for (i = 0; i < seen.n; i++) {
+		free(seen.v[i].branch);
+		free(seen.v[i].got);
+	}
+	free(seen.v);
+	free(seen.slot);
 	return rc;
 }
 

@@ -34,6 +34,13 @@ static int check_table(const struct ep_image *img, size_t idx, size_t entsize,
 {
 	const GElf_Shdr *sh = &img->sections[idx].shdr;
 
+	/* The bytes would be a compression header and a stream, not entries. */
+	if (sh->sh_flags & SHF_COMPRESSED)
+		return ep_error_set(err, EP_EUNSUP,
+				    "%s: a compressed (SHF_COMPRESSED) symbol or relocation table "
+				    "is not supported (section %zu %s)",
+				    img->path, idx, ep_section_label(img, idx));
+
 	if (sh->sh_entsize == 0 || sh->sh_size % sh->sh_entsize != 0)
 		return ep_error_set(err, EP_EMALFORMED,
 				    "%s: sh_size %" PRIu64 " is not a multiple of sh_entsize %" PRIu64
@@ -46,6 +53,14 @@ static int check_table(const struct ep_image *img, size_t idx, size_t entsize,
 				    (uint64_t)sh->sh_entsize, entsize, idx,
 				    ep_section_label(img, idx));
 	return 0;
+}
+
+/* Symbol sym's 16-bit st_shndx field as the file has it. */
+static uint32_t sym_st_shndx(const struct ep_symtab *st, size_t sym)
+{
+	if (st->elfclass == ELFCLASS32)
+		return ((const Elf32_Sym *)st->data->d_buf)[sym].st_shndx;
+	return ((const Elf64_Sym *)st->data->d_buf)[sym].st_shndx;
 }
 
 int ep_symtab_open(struct ep_image *img, size_t idx, struct ep_symtab *st, struct ep_error *err)
@@ -77,11 +92,10 @@ int ep_symtab_open(struct ep_image *img, size_t idx, struct ep_symtab *st, struc
 				    img->path, idx, ep_section_label(img, idx));
 
 	/* SHN_XINDEX symbols keep their section index in a parallel table. */
-	for (i = 1; i < img->shnum; i++) {
+	i = img->sections[idx].xindex;
+	if (i) {
 		const GElf_Shdr *x = &img->sections[i].shdr;
 
-		if (x->sh_type != SHT_SYMTAB_SHNDX || x->sh_link != idx)
-			continue;
 		if (x->sh_size / sizeof(Elf32_Word) < st->count)
 			return ep_error_set(err, EP_EMALFORMED,
 					    "%s: SHT_SYMTAB_SHNDX has %" PRIu64
@@ -91,19 +105,29 @@ int ep_symtab_open(struct ep_image *img, size_t idx, struct ep_symtab *st, struc
 		st->shndx = ep_section_data(img, i, err);
 		if (!st->shndx)
 			return -EP_EMALFORMED;
-		break;
+		if (st->shndx->d_size < st->count * sizeof(Elf32_Word))
+			return ep_error_set(err, EP_EMALFORMED,
+					    "%s: short SHT_SYMTAB_SHNDX (section %zu %s)",
+					    img->path, i, ep_section_label(img, i));
+	} else if (!img->sections[idx].symtab_checked) {
+		/* Without that table an SHN_XINDEX has no section at all (gABI). */
+		for (i = 1; i < st->count; i++) {
+			if (sym_st_shndx(st, i) != SHN_XINDEX)
+				continue;
+			return ep_error_set(err, EP_EMALFORMED,
+					    "%s: symbol %zu has st_shndx SHN_XINDEX but no "
+					    "SHT_SYMTAB_SHNDX section links to its table (section %zu %s)",
+					    img->path, i, idx, ep_section_label(img, idx));
+		}
 	}
+	img->sections[idx].symtab_checked = true;
 	return 0;
 }
 
 uint32_t ep_symtab_shndx(const struct ep_symtab *st, size_t sym)
 {
-	uint32_t shndx;
+	uint32_t shndx = sym_st_shndx(st, sym);
 
-	if (st->elfclass == ELFCLASS32)
-		shndx = ((const Elf32_Sym *)st->data->d_buf)[sym].st_shndx;
-	else
-		shndx = ((const Elf64_Sym *)st->data->d_buf)[sym].st_shndx;
 	if (shndx == SHN_XINDEX && st->shndx && sym < st->shndx->d_size / sizeof(Elf32_Word))
 		shndx = ((const Elf32_Word *)st->shndx->d_buf)[sym];
 	return shndx;
@@ -176,6 +200,11 @@ int ep_relsec_open(struct ep_image *img, size_t idx, struct ep_relsec *rs, struc
 				    img->path, idx, ep_section_label(img, idx));
 
 	if (rs->kind == EP_RELKIND_RELR) {
+		/*
+		 * A leading bitmap (no address before it) counts from address 0,
+		 * as glibc's loader, the kernel's relocate_relr() and readelf
+		 * decode it: not an error, so the counts agree with readelf -r.
+		 */
 		rs->count = relr_count(rs);
 		ep_reloc_type_by_kind(img->ehdr.e_machine, "RELATIVE", &rs->relr_type);
 		return 0;
@@ -265,6 +294,8 @@ ssize_t ep_relsec_next(const struct ep_relsec *rs, struct ep_rel_cursor *cur, st
 	todo = rs->entries - cur->entry;
 	if (todo > n)
 		todo = n;
+	if (todo == 0)
+		return 0;	/* an empty table has no d_buf to index */
 	if (rs->img->ehdr.e_ident[EI_CLASS] == ELFCLASS32) {
 		if (rs->kind == EP_RELKIND_RELA)
 			DECODE(Elf32_Rela, ELF32_R_SYM, ELF32_R_TYPE, t[k].r_addend);

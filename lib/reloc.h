@@ -45,7 +45,10 @@ struct ep_symtab {
 /*
  * Open section idx of img as a symbol table.  idx 0 gives an empty table.
  * Errors (EP_EMALFORMED, naming the section): not SHT_SYMTAB/SHT_DYNSYM,
- * sh_entsize not the class's Elf*_Sym size, sh_size not a multiple of it.
+ * sh_entsize not the class's Elf*_Sym size, sh_size not a multiple of it,
+ * an SHT_SYMTAB_SHNDX with fewer entries than symbols, or a symbol whose
+ * st_shndx is SHN_XINDEX when no SHT_SYMTAB_SHNDX links to the table
+ * (checked once per table and image).
  */
 int ep_symtab_open(struct ep_image *img, size_t idx, struct ep_symtab *st,
 		   struct ep_error *err);
@@ -77,8 +80,10 @@ bool ep_is_relsec(const GElf_Shdr *sh);
  * Open relocation section idx of img.  Checks, each an EP_EMALFORMED naming
  * the section: sh_entsize is the class's Elf*_Rel/Elf*_Rela/Elf*_Relr size
  * and sh_size a multiple of it; sh_info < e_shnum; sh_link a symbol table
- * (or 0).  r_sym is checked while reading, by ep_relsec_next().
- * RELR bitmaps are decoded once here to count them (no allocation).
+ * (or 0).  EP_EUNSUP: the table, or its symbol table, is SHF_COMPRESSED.
+ * r_sym is checked while reading, by ep_relsec_next().  RELR bitmaps are
+ * decoded once here to count them (no allocation); a bitmap before any
+ * address counts from address 0, as glibc, the kernel and readelf do.
  */
 int ep_relsec_open(struct ep_image *img, size_t idx, struct ep_relsec *rs,
 		   struct ep_error *err);

@@ -185,17 +185,16 @@ struct seen_set {
 	uint64_t **bits;
 	size_t *nsyms;
 	size_t n;
+	size_t *slot;		/* per section index: 1 + its place above, or 0 */
 };
 
 static uint64_t *seen_for(struct seen_set *ss, const struct ep_symtab *st, size_t max)
 {
-	size_t i;
-
 	if (st->index == 0)
 		return NULL;
-	for (i = 0; i < ss->n; i++)
-		if (ss->symtab[i] == st->index)
-			return ss->bits[i];
+	/* Not a search: a file can have as many symbol tables as relocation sections. */
+	if (ss->slot[st->index])
+		return ss->bits[ss->slot[st->index] - 1];
 	if (ss->n == max)
 		return NULL;
 	ss->bits[ss->n] = calloc((st->count + 63) / 64, sizeof(uint64_t));
@@ -203,6 +202,7 @@ static uint64_t *seen_for(struct seen_set *ss, const struct ep_symtab *st, size_
 		return NULL;
 	ss->symtab[ss->n] = st->index;
 	ss->nsyms[ss->n] = st->count;
+	ss->slot[st->index] = ss->n + 1;
 	return ss->bits[ss->n++];
 }
 
@@ -277,7 +277,8 @@ static void price_relr(const struct ep_image *img, struct ep_dyn_stats *dyn, str
 
 	if (dyn->relative_in_rel)
 		entsize = dyn->relative_in_rel_bytes / dyn->relative_in_rel;
-	qsort(o->v, o->n, sizeof(*o->v), cmp_u64);
+	if (o->n)	/* qsort()'s base must not be NULL, even for 0 elements */
+		qsort(o->v, o->n, sizeof(*o->v), cmp_u64);
 	for (i = 0; i < o->n; i++)	/* one place relocated twice packs once */
 		if (k == 0 || o->v[i] != o->v[k - 1])
 			o->v[k++] = o->v[i];
@@ -350,7 +351,8 @@ int ep_stats_file(struct ep_image *img, struct ep_file_stats *fs, struct ep_erro
 	seen.symtab = calloc(nrel, sizeof(size_t));
 	seen.nsyms = calloc(nrel, sizeof(size_t));
 	seen.bits = calloc(nrel, sizeof(uint64_t *));
-	if (!fs->secs || !seen.symtab || !seen.nsyms || !seen.bits) {
+	seen.slot = calloc(img->shnum, sizeof(size_t));
+	if (!fs->secs || !seen.symtab || !seen.nsyms || !seen.bits || !seen.slot) {
 		rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
 		goto out;
 	}
@@ -376,6 +378,7 @@ out:
 	free(seen.symtab);
 	free(seen.nsyms);
 	free(seen.bits);
+	free(seen.slot);
 	free(rel_offsets.v);
 	return rc;
 }
