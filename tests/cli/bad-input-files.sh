@@ -1,0 +1,73 @@
+#!/bin/sh
+# Bad files rather than bad ELF, through stats, plt and load: a FIFO (must
+# not block), a path that does not exist, a path that is not UTF-8 or holds
+# a newline, and a directory tree holding a FIFO, a symbolic-link loop, a
+# dangling link, an empty file and a text file.  (-o naming an input:
+# tests/cli/output-safety.sh.)
+. "$top_srcdir/tests/lib.sh"
+need YAML2OBJ JQ
+command -v timeout >/dev/null || skip "timeout(1) not found"
+
+"$YAML2OBJ" --docnum=1 "$FIXTURES/bad-input-crafted.yaml" -o "$T/good.o" || exit 1
+mkfifo "$T/fifo" || skip "cannot make a FIFO here"
+
+# run CMD FILE...: elfplt CMD --json -o $T/out FILE... within 60 s (a FIFO
+# that blocked would hang for ever); sets rc, $T/out and $T/err.
+run() {
+	rc=0
+	cmd=$1
+	shift
+	if [ "$cmd" = load ]; then
+		set -- --repeat 1 --sections=relocs "$@"
+	fi
+	timeout 60 "$ELFPLT" "$cmd" --json -o "$T/out" "$@" 2>"$T/err" </dev/null || rc=$?
+}
+
+# A path with a byte that is not UTF-8 (0xe9, Latin-1 e-acute) and one with
+# a newline, both reported under their ep_text_clean()ed names: each bad
+# byte is '?'.
+latin=$(printf '%s/lat\351.o' "$T")
+cp "$T/good.o" "$latin"
+nl=$(printf '%s/bad\nline.o_' "$T")
+nl=${nl%_}
+printf 'not ELF\n' >"$nl"
+
+for cmd in stats plt load; do
+	run "$cmd" "$T/good.o" "$T/fifo" "$T/no-such.o" "$T/good.o"
+	check "$cmd fifo+missing: exit status" 1 "$rc"
+	check "$cmd fifo+missing: stderr" \
+		"elfplt: $T/fifo: not a regular file
+elfplt: $T/no-such.o: No such file or directory" "$(cat "$T/err")"
+	check "$cmd fifo+missing: files reported" 4 "$(jqr "$T/out" '.files | length')"
+	check "$cmd fifo+missing: errors" "null io io null" \
+		"$(jqr "$T/out" '[.files[] | .error.code] | map(tostring) | join(" ")')"
+
+	run "$cmd" "$T/good.o" "$latin" "$nl"
+	check "$cmd odd names: exit status" 1 "$rc"
+	check "$cmd odd names: one stderr line" 1 "$(wc -l <"$T/err")"
+	check "$cmd odd names: message" "elfplt: $T/bad?line.o: not an ELF file" "$(cat "$T/err")"
+	check "$cmd odd names: paths" "$T/good.o $T/lat?.o $T/bad?line.o" \
+		"$(jqr "$T/out" '[.files[].path] | join(" ")')"
+	check "$cmd odd names: only the text file failed" "null null not_elf" \
+		"$(jqr "$T/out" '[.files[] | .error.code] | map(tostring) | join(" ")')"
+done
+
+# A tree: the walk takes good.o and passes quietly over the rest (not
+# regular files, links it does not follow, files without ELF magic).
+mkdir "$T/tree" "$T/tree/sub"
+cp "$T/good.o" "$T/tree/sub/good.o"
+mkfifo "$T/tree/fifo"
+ln -s loop "$T/tree/loop"
+ln -s . "$T/tree/sub/self"
+ln -s nowhere "$T/tree/dangling"
+: >"$T/tree/empty.o"
+printf 'text\n' >"$T/tree/text.o"
+for cmd in stats plt load; do
+	run "$cmd" "$T/tree"
+	check "$cmd tree: exit status" 0 "$rc"
+	check "$cmd tree: stderr" "" "$(cat "$T/err")"
+	check "$cmd tree: files" "$T/tree/sub/good.o" \
+		"$(jqr "$T/out" '[.files[].path] | join(" ")')"
+done
+
+done_testing
