@@ -69,7 +69,31 @@ struct outbuf {
 	size_t size;		/* bytes allocated */
 	size_t used;		/* bytes decoded */
 	uint64_t cap;
+	bool elf;		/* the first bytes decoded are the ELF magic */
 };
+
+/*
+ * Stop as soon as the first decoded bytes show that this is no ELF file:
+ * a large compressed file of something else (a log, a tarball) found by a
+ * directory walk costs a few bytes of decoding, not gigabytes.
+ */
+static int outbuf_check(struct outbuf *o, const struct ep_blob *b, struct ep_error *err)
+{
+	if (o->elf || o->used < SELFMAG)
+		return 0;
+	if (memcmp(o->buf, ELFMAG, SELFMAG) != 0)
+		return ep_error_set(err, EP_ENOTELF, "%s: not an ELF file", b->path);
+	o->elf = true;
+	return 0;
+}
+
+/* Room to offer the decoder: a little until the magic is seen, then all. */
+static size_t outbuf_room(const struct outbuf *o)
+{
+	size_t room = o->size - o->used;
+
+	return !o->elf && room > 4096 ? 4096 : room;
+}
 
 /*
  * Make room for more output; first is the size of the first allocation.
@@ -134,9 +158,12 @@ static int decode_zstd(struct ep_blob *b, const unsigned char *src, size_t n,
 			if (rc)
 				goto out;
 		}
-		out = (ZSTD_outBuffer){ o.buf, o.size, o.used };
+		out = (ZSTD_outBuffer){ o.buf, o.used + outbuf_room(&o), o.used };
 		zr = ZSTD_decompressStream(dctx, &out, &in);
 		o.used = out.pos;
+		rc = outbuf_check(&o, b, err);
+		if (rc)
+			goto out;
 		if (ZSTD_isError(zr)) {
 			rc = ep_error_set(err, EP_ETRUNC, "%s: zstd: %s", b->path,
 					  ZSTD_getErrorName(zr));
@@ -144,7 +171,8 @@ static int decode_zstd(struct ep_blob *b, const unsigned char *src, size_t n,
 		}
 		if (zr == 0 && in.pos == in.size)
 			break;
-		if (in.pos == in.size && o.used < o.size) {
+		/* All input read, yet room left over: the stream ends early. */
+		if (in.pos == in.size && out.pos < out.size) {
 			rc = ep_error_set(err, EP_ETRUNC, "%s: zstd stream is truncated", b->path);
 			goto out;
 		}
@@ -178,10 +206,13 @@ static int decode_xz(struct ep_blob *b, const unsigned char *src, size_t n,
 				goto out;
 		}
 		z.next_out = o.buf + o.used;
-		z.avail_out = o.size - o.used;
+		z.avail_out = outbuf_room(&o);
 		/* All input is there: LZMA_FINISH lets the decoder see the end. */
 		lr = lzma_code(&z, LZMA_FINISH);
-		o.used = o.size - z.avail_out;
+		o.used = (size_t)(z.next_out - o.buf);
+		rc = outbuf_check(&o, b, err);
+		if (rc)
+			goto out;
 		if (lr == LZMA_STREAM_END)
 			break;
 		if (lr == LZMA_OK)
@@ -229,7 +260,7 @@ static int decode_gzip(struct ep_blob *b, const unsigned char *src, size_t n,
 		z.next_in = (unsigned char *)src + done;
 		z.avail_in = n - done > (1u << 30) ? 1u << 30 : (uInt)(n - done);
 		z.next_out = o.buf + o.used;
-		z.avail_out = o.size - o.used > (1u << 30) ? 1u << 30 : (uInt)(o.size - o.used);
+		z.avail_out = outbuf_room(&o) > (1u << 30) ? 1u << 30 : (uInt)outbuf_room(&o);
 		{
 			const unsigned char *in0 = z.next_in, *out0 = z.next_out;
 
@@ -237,6 +268,9 @@ static int decode_gzip(struct ep_blob *b, const unsigned char *src, size_t n,
 			done += (size_t)(z.next_in - in0);
 			o.used += (size_t)(z.next_out - out0);
 		}
+		rc = outbuf_check(&o, b, err);
+		if (rc)
+			goto out;
 		if (zr == Z_STREAM_END) {
 			if (done == n)
 				break;
@@ -249,7 +283,7 @@ static int decode_gzip(struct ep_blob *b, const unsigned char *src, size_t n,
 		}
 		if (zr == Z_OK)
 			continue;
-		if (zr == Z_BUF_ERROR && o.used < o.size)
+		if (zr == Z_BUF_ERROR && z.avail_out > 0)
 			rc = ep_error_set(err, EP_ETRUNC, "%s: gzip stream is truncated", b->path);
 		else if (zr == Z_BUF_ERROR)
 			continue;	/* only wanted more room */

@@ -51,9 +51,10 @@ struct ep_blob {
  * Open path: map it read-only or decode it.  populate asks the kernel to
  * fault the mapping in ahead (MAP_POPULATE), for callers that read all of it.
  * Errors: EP_EIO (open/fstat/mmap, not a regular file), EP_ENOMEM, EP_ETRUNC
- * (a compressed stream that is truncated or corrupt), EP_ENOMEM when the
- * decoded size exceeds the cap (EP_DECOMPRESS_MAX).  An empty file gives
- * size 0.
+ * (a compressed stream that is truncated or corrupt), EP_ENOTELF (a
+ * compressed stream whose first decoded bytes are not the ELF magic:
+ * decoding stops there), EP_ENOMEM when the decoded size exceeds the cap
+ * (EP_DECOMPRESS_MAX).  An empty file gives size 0.
  */
 int ep_blob_open(struct ep_blob *blob, const char *path, bool populate, struct ep_error *err);
 

@@ -88,4 +88,19 @@ done <<EOF
 $cases
 EOF
 
+# A tree: a compressed file that does not decode to ELF is passed over
+# quietly (its first bytes tell, so no more than those are decoded); one
+# that is cut short is reported; the good one is analysed.
+mkdir "$T/tree"
+cp "$T/good.xz" "$T/text.gz" "$T/cut.zst" "$T/tree/"
+for cmd in stats plt; do
+	rc=0
+	"$ELFPLT" "$cmd" --json -o "$T/out" "$T/tree" 2>"$T/err" || rc=$?
+	check "$cmd tree: exit status" 1 "$rc"
+	check "$cmd tree: stderr" "elfplt: $T/tree/cut.zst: zstd stream is truncated" \
+		"$(cat "$T/err")"
+	check "$cmd tree: files" "$T/tree/cut.zst:truncated $T/tree/good.xz:null" \
+		"$(jqr "$T/out" '[.files[] | "\(.path):\(.error.code)"] | join(" ")')"
+done
+
 done_testing
