@@ -406,8 +406,14 @@ static bool worth_opening(const char *path, bool *compressed)
 	int fd;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-	if (fd < 0)
-		return false;
+	if (fd < 0) {
+		/*
+		 * A file we may not read could be a module: list it, so that
+		 * opening it fails and is reported, rather than drop it unseen.
+		 */
+		*compressed = false;
+		return errno == EACCES || errno == EPERM;
+	}
 	n = read(fd, head, sizeof(head));
 	close(fd);
 	if (n >= SELFMAG && memcmp(head, ELFMAG, SELFMAG) == 0) {

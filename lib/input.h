@@ -74,7 +74,9 @@ struct ep_pathlist {
  * not to be ELF: that is for the caller to report); a directory is walked
  * recursively (symbolic links to directories are not followed) and gives its
  * regular files whose first bytes are the ELF magic or a compression magic,
- * each directory's files in strcmp() order, so runs are reproducible.  A
+ * and those it may not read (so that ep_blob_open() reports them instead of
+ * their vanishing), each directory's files in strcmp() order, so runs are
+ * reproducible.  A
  * compressed file found by the walk is marked walked[i]: if it does not
  * decode to ELF the caller should pass over it quietly, as the walk does for
  * any other file that is not ELF.

@@ -70,4 +70,28 @@ for cmd in stats plt load; do
 		"$(jqr "$T/out" '[.files[].path] | join(" ")')"
 done
 
+# A file the walk may not read is reported, not dropped unseen.  As root
+# permissions do not bite, so then the run is made as nobody (setpriv).
+mkdir "$T/locked"
+cp "$T/good.o" "$T/locked/a.o"
+cp "$T/good.o" "$T/locked/secret.o"
+chmod 755 "$T" "$T/locked"
+chmod 644 "$T/locked/a.o"
+chmod 000 "$T/locked/secret.o"
+as=
+if [ "$(id -u)" = 0 ]; then
+	command -v setpriv >/dev/null && as="setpriv --reuid=65534 --regid=65534 --clear-groups"
+fi
+if [ "$(id -u)" != 0 ] || [ -n "$as" ]; then
+	rc=0
+	$as "$ELFPLT" stats --json "$T/locked" >"$T/out" 2>"$T/err" || rc=$?
+	check "unreadable file: exit status" 1 "$rc"
+	check "unreadable file: message" "elfplt: $T/locked/secret.o: Permission denied" \
+		"$(cat "$T/err")"
+	check "unreadable file: files" "$T/locked/a.o:null $T/locked/secret.o:io" \
+		"$(jqr "$T/out" '[.files[] | "\(.path):\(.error.code)"] | join(" ")')"
+else
+	echo "skipped: unreadable file (root without setpriv)"
+fi
+
 done_testing
