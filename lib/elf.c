@@ -195,12 +195,6 @@ static int load_sections(struct ep_image *img, struct ep_error *err)
 }
 
 /*
- * Names go into messages and JSON strings as they are, so a name that is not
- * clean text (a corrupt .shstrtab: control characters, a newline, bytes that
- * are not UTF-8) is replaced by a cleaned copy.  Real files never need one:
- * nothing is allocated for them.
- */
-/*
  * Link each symbol table to its SHT_SYMTAB_SHNDX once, so that opening a
  * symbol table for each of thousands of relocation sections does not search
  * every section every time.
@@ -212,12 +206,19 @@ static void link_xindex_tables(struct ep_image *img)
 	for (i = img->shnum; i-- > 1;) {
 		const GElf_Shdr *sh = &img->sections[i].shdr;
 
-		if (sh->sh_type != SHT_SYMTAB_SHNDX || sh->sh_link == 0 || sh->sh_link >= img->shnum)
+		if (sh->sh_type != SHT_SYMTAB_SHNDX || sh->sh_link == 0 ||
+		    sh->sh_link >= img->shnum)
 			continue;
 		img->sections[sh->sh_link].xindex = i;	/* the lowest index wins */
 	}
 }
 
+/*
+ * Names go into messages and JSON strings as they are, so a name that is not
+ * clean text (a corrupt .shstrtab: control characters, a newline, bytes that
+ * are not UTF-8) is replaced by a cleaned copy.  Real files never need one:
+ * nothing is allocated for them.
+ */
 static int clean_section_names(struct ep_image *img, struct ep_error *err)
 {
 	size_t i, need = 0;

@@ -116,7 +116,8 @@ int ep_symtab_open(struct ep_image *img, size_t idx, struct ep_symtab *st, struc
 				continue;
 			return ep_error_set(err, EP_EMALFORMED,
 					    "%s: symbol %zu has st_shndx SHN_XINDEX but no "
-					    "SHT_SYMTAB_SHNDX section links to its table (section %zu %s)",
+					    "SHT_SYMTAB_SHNDX section links to its table "
+					    "(section %zu %s)",
 					    img->path, i, idx, ep_section_label(img, idx));
 		}
 	}

@@ -80,8 +80,8 @@ while IFS='	' read -r name cap code msg; do
 		check "$cmd $name: stderr" "elfplt: $bad: $msg" "$(cat "$T/err")"
 		check "$cmd $name: JSON error" "$code $bad: $msg" \
 			"$(jqr "$T/out" '.files[1].error | "\(.code) \(.message)"')"
-		check "$cmd $name: the others reported" "3 null null" \
-			"$(jqr "$T/out" '[(.files | length), .files[0, 2].error] | map(tostring) | join(" ")')"
+		check "$cmd $name: the others reported" "3 null null" "$(jqr "$T/out" \
+			'[(.files | length), .files[0, 2].error] | map(tostring) | join(" ")')"
 	done
 	check "$name: input unchanged" "$sum" "$(cksum <"$bad")"
 done <<EOF
