@@ -7,40 +7,80 @@
 
 #include "lib/stats.h"
 
-int ep_type_counts_add(struct ep_type_counts *tc, uint32_t r_type, uint64_t n)
+/* First table size: more distinct types than one relocation section holds. */
+#define TYPE_SLOTS_MIN 32
+
+/* Fibonacci hashing: spreads the clustered psABI numbers (257..313) apart. */
+static inline size_t type_slot(uint32_t r_type, size_t cap)
 {
+	return (size_t)((r_type * 0x9e3779b97f4a7c15ull) >> 32) & (cap - 1);
+}
+
+/* The slot holding r_type, or the free slot where it belongs.  tc->cap > 0. */
+static inline struct ep_type_count *type_find(const struct ep_type_counts *tc, uint32_t r_type)
+{
+	size_t i = type_slot(r_type, tc->cap);
+
+	while (tc->slots[i].count && tc->slots[i].r_type != r_type)
+		i = (i + 1) & (tc->cap - 1);
+	return &tc->slots[i];
+}
+
+static int type_grow(struct ep_type_counts *tc)
+{
+	struct ep_type_counts bigger = { 0 };
 	size_t i;
 
-	if (r_type < EP_TYPE_DENSE) {
-		tc->dense[r_type] += n;
-		return 0;
-	}
-	for (i = 0; i < tc->nsparse; i++)
-		if (tc->sparse[i].r_type == r_type) {
-			tc->sparse[i].count += n;
-			return 0;
-		}
-	if (tc->nsparse == tc->capsparse) {
-		size_t cap = tc->capsparse ? tc->capsparse * 2 : 8;
-		struct ep_type_count *v = realloc(tc->sparse, cap * sizeof(*v));
-
-		if (!v)
-			return -EP_ENOMEM;
-		tc->sparse = v;
-		tc->capsparse = cap;
-	}
-	tc->sparse[tc->nsparse++] = (struct ep_type_count){ r_type, n };
+	bigger.cap = tc->cap ? tc->cap * 2 : TYPE_SLOTS_MIN;
+	bigger.slots = calloc(bigger.cap, sizeof(*bigger.slots));
+	if (!bigger.slots)
+		return -EP_ENOMEM;
+	for (i = 0; i < tc->cap; i++)
+		if (tc->slots[i].count)
+			*type_find(&bigger, tc->slots[i].r_type) = tc->slots[i];
+	bigger.n = tc->n;
+	free(tc->slots);
+	*tc = bigger;
 	return 0;
+}
+
+/* Keep the table at most three quarters full, so probes stay short. */
+static inline int type_add(struct ep_type_counts *tc, uint32_t r_type, uint64_t n)
+{
+	struct ep_type_count *e;
+
+	if (tc->cap == 0 && type_grow(tc))
+		return -EP_ENOMEM;
+	e = type_find(tc, r_type);
+	if (!e->count) {
+		if ((tc->n + 1) * 4 > tc->cap * 3) {
+			if (type_grow(tc))
+				return -EP_ENOMEM;
+			e = type_find(tc, r_type);
+		}
+		e->r_type = r_type;
+		tc->n++;
+	}
+	e->count += n;
+	return 0;
+}
+
+int ep_type_counts_add(struct ep_type_counts *tc, uint32_t r_type, uint64_t n)
+{
+	return n ? type_add(tc, r_type, n) : 0;
+}
+
+uint64_t ep_type_counts_get(const struct ep_type_counts *tc, uint32_t r_type)
+{
+	return tc->cap ? type_find(tc, r_type)->count : 0;
 }
 
 int ep_type_counts_merge(struct ep_type_counts *dst, const struct ep_type_counts *src)
 {
 	size_t i;
 
-	for (i = 0; i < EP_TYPE_DENSE; i++)
-		dst->dense[i] += src->dense[i];
-	for (i = 0; i < src->nsparse; i++)
-		if (ep_type_counts_add(dst, src->sparse[i].r_type, src->sparse[i].count))
+	for (i = 0; i < src->cap; i++)
+		if (src->slots[i].count && type_add(dst, src->slots[i].r_type, src->slots[i].count))
 			return -EP_ENOMEM;
 	return 0;
 }
@@ -59,28 +99,15 @@ struct ep_type_count *ep_type_counts_sorted(const struct ep_type_counts *tc, siz
 	struct ep_type_count *v;
 	size_t i, k = 0;
 
-	/*
-	 * Count first and allocate just that: a few dozen entries, where
-	 * EP_TYPE_DENSE of them made every call a large request that had
-	 * malloc consolidate its free lists (a third of a --json run).
-	 */
 	*n = 0;
-	for (i = 0; i < EP_TYPE_DENSE; i++)
-		k += tc->dense[i] != 0;
-	for (i = 0; i < tc->nsparse; i++)
-		k += tc->sparse[i].count != 0;
-	if (k == 0)
+	if (tc->n == 0)
 		return NULL;
-	v = malloc(k * sizeof(*v));
+	v = malloc(tc->n * sizeof(*v));
 	if (!v)
 		return NULL;
-	k = 0;
-	for (i = 0; i < EP_TYPE_DENSE; i++)
-		if (tc->dense[i])
-			v[k++] = (struct ep_type_count){ (uint32_t)i, tc->dense[i] };
-	for (i = 0; i < tc->nsparse; i++)
-		if (tc->sparse[i].count)
-			v[k++] = tc->sparse[i];
+	for (i = 0; i < tc->cap; i++)
+		if (tc->slots[i].count)
+			v[k++] = tc->slots[i];
 	qsort(v, k, sizeof(*v), cmp_count);
 	*n = k;
 	return v;
@@ -88,9 +115,8 @@ struct ep_type_count *ep_type_counts_sorted(const struct ep_type_counts *tc, siz
 
 void ep_type_counts_free(struct ep_type_counts *tc)
 {
-	free(tc->sparse);
-	tc->sparse = NULL;
-	tc->nsparse = tc->capsparse = 0;
+	free(tc->slots);
+	memset(tc, 0, sizeof(*tc));
 }
 
 const char *ep_symclass_name(enum ep_symclass c)
@@ -162,16 +188,23 @@ void ep_sizes_of(const struct ep_image *img, struct ep_sizes *sz)
 int ep_stats_count(struct ep_relsec_stats *s, const struct ep_rel *r, size_t n,
 		   const struct ep_symtab *st, uint64_t *seen)
 {
+	struct ep_type_count *last = NULL;	/* in use; valid until the table grows */
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		uint32_t sym = r[i].r_sym;
 		uint32_t shndx = sym && sym < st->count ? ep_symtab_shndx(st, sym) : SHN_UNDEF;
 
-		if (r[i].r_type < EP_TYPE_DENSE)
-			s->types.dense[r[i].r_type]++;
-		else if (ep_type_counts_add(&s->types, r[i].r_type, 1))
-			return -EP_ENOMEM;
+		/* Runs of one type are common (a function's CALL26s): skip the probe. */
+		if (!last || last->r_type != r[i].r_type)
+			last = s->types.cap ? type_find(&s->types, r[i].r_type) : NULL;
+		if (last && last->count) {
+			last->count++;
+		} else {
+			if (type_add(&s->types, r[i].r_type, 1))
+				return -EP_ENOMEM;
+			last = type_find(&s->types, r[i].r_type);
+		}
 		s->by_symclass[ep_symclass_of(sym, shndx, s->target)]++;
 		if (seen && sym)
 			seen[sym / 64] |= 1ULL << (sym % 64);

@@ -15,15 +15,17 @@
 #include "lib/elf.h"
 #include "lib/reloc.h"
 
-/* Relocation types below this are counted in a flat array; others in a list. */
-#define EP_TYPE_DENSE 1024
-
-/* Counts by r_type: what a relocation table holds of each type. */
+/*
+ * Counts by r_type: what a relocation table holds of each type.  An
+ * open-addressing hash table keyed by r_type (linear probing, a power-of-two
+ * number of slots, at most three quarters full), so a table of a few types
+ * costs a few slots to clear, merge and sort however large the r_type values
+ * are.  A zeroed struct is an empty table.
+ */
 struct ep_type_counts {
-	uint64_t dense[EP_TYPE_DENSE];
-	struct ep_type_count *sparse;	/* r_type >= EP_TYPE_DENSE */
-	size_t nsparse;
-	size_t capsparse;
+	struct ep_type_count *slots;	/* cap entries; count 0 marks a free slot */
+	size_t cap;		/* slots: 0 or a power of two */
+	size_t n;		/* slots in use: distinct types with a non-zero count */
 };
 
 struct ep_type_count {
@@ -31,8 +33,11 @@ struct ep_type_count {
 	uint64_t count;		/* relocations */
 };
 
-/* Add n relocations of r_type.  Returns 0, or -EP_ENOMEM. */
+/* Add n relocations of r_type (n 0 adds nothing).  Returns 0, or -EP_ENOMEM. */
 int ep_type_counts_add(struct ep_type_counts *tc, uint32_t r_type, uint64_t n);
+
+/* Relocations of r_type counted so far (0 when none). */
+uint64_t ep_type_counts_get(const struct ep_type_counts *tc, uint32_t r_type);
 
 /* dst += src.  Returns 0, or -EP_ENOMEM. */
 int ep_type_counts_merge(struct ep_type_counts *dst, const struct ep_type_counts *src);
@@ -44,7 +49,7 @@ int ep_type_counts_merge(struct ep_type_counts *dst, const struct ep_type_counts
  */
 struct ep_type_count *ep_type_counts_sorted(const struct ep_type_counts *tc, size_t *n);
 
-/* Free the sparse list; tc stays usable (empty sparse part). */
+/* Free the table; tc is then empty and still usable. */
 void ep_type_counts_free(struct ep_type_counts *tc);
 
 /* What a relocation's symbol is, relative to the section it relocates. */

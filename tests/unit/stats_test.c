@@ -76,7 +76,7 @@ static void test_type_counts(void)
 
 	memset(&a, 0, sizeof(a));
 	memset(&b, 0, sizeof(b));
-	/* a: type 283 x5, 257 x2, 0x20001 (sparse) x2; b: 257 x3, 0x20001 x1, 0x30000 x7. */
+	/* a: type 283 x5, 257 x2, 0x20001 x2; b: 257 x3, 0x20001 x1, 0x30000 x7. */
 	CHECK(ep_type_counts_add(&a, 283, 5) == 0);
 	CHECK(ep_type_counts_add(&a, 257, 1) == 0);
 	CHECK(ep_type_counts_add(&a, 257, 1) == 0);
@@ -106,6 +106,26 @@ static void test_type_counts(void)
 	v = ep_type_counts_sorted(&a, &n);
 	CHECK_EQ_U64(n, 0);
 	free(v);
+	/* Adding 0 relocations adds no type. */
+	CHECK(ep_type_counts_add(&a, 7, 0) == 0);
+	CHECK_EQ_U64(a.n, 0);
+	/*
+	 * 300 distinct types, r_type t counted t % 7 + 1 times, spread over the
+	 * whole 32-bit range so the table grows several times: every count is
+	 * still found afterwards, and the sorted list holds all 300.
+	 */
+	for (n = 0; n < 300; n++)
+		CHECK(ep_type_counts_add(&a, (uint32_t)(n * 14316557u), n % 7 + 1) == 0);
+	CHECK_EQ_U64(a.n, 300);
+	for (n = 0; n < 300; n++)
+		CHECK_EQ_U64(ep_type_counts_get(&a, (uint32_t)(n * 14316557u)), n % 7 + 1);
+	v = ep_type_counts_sorted(&a, &n);
+	CHECK_EQ_U64(n, 300);
+	/* Largest count first: 7, for n % 7 == 6, the first such n being 6. */
+	if (v && n == 300)
+		CHECK_EQ_U64(v[0].count, 7);
+	free(v);
+	ep_type_counts_free(&a);
 }
 
 /*
@@ -218,13 +238,13 @@ static void test_stats_count(void)
 	memset(&s, 0, sizeof(s));
 	s.target = 2;
 	CHECK(ep_stats_count(&s, r, sizeof(r) / sizeof(r[0]), &st, seen) == 0);
-	/* Types: 283 x3, 257 x2, 0 x1, 5000 (sparse) x1. */
-	CHECK_EQ_U64(s.types.dense[283], 3);
-	CHECK_EQ_U64(s.types.dense[257], 2);
-	CHECK_EQ_U64(s.types.dense[0], 1);
-	CHECK_EQ_U64(s.types.nsparse, 1);
-	if (s.types.nsparse == 1)
-		CHECK_EQ_U64(s.types.sparse[0].count, 1);
+	/* Types: 283 x3, 257 x2, 0 x1, 5000 x1: four distinct; 284 none. */
+	CHECK_EQ_U64(ep_type_counts_get(&s.types, 283), 3);
+	CHECK_EQ_U64(ep_type_counts_get(&s.types, 257), 2);
+	CHECK_EQ_U64(ep_type_counts_get(&s.types, 0), 1);
+	CHECK_EQ_U64(ep_type_counts_get(&s.types, 5000), 1);
+	CHECK_EQ_U64(ep_type_counts_get(&s.types, 284), 0);
+	CHECK_EQ_U64(s.types.n, 4);
 	/* Target 2: sym 2 undefined x2, sym 1 same, sym 4 other x2, sym 3 abs, none 1. */
 	CHECK_EQ_U64(s.by_symclass[EP_SYM_UNDEF], 2);
 	CHECK_EQ_U64(s.by_symclass[EP_SYM_SAME_SECTION], 1);
