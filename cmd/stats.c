@@ -151,12 +151,12 @@ static void print_types(FILE *out, unsigned int e_machine, const struct ep_type_
 
 		ep_table_row(t);
 		if (name)
-			ep_table_cell(t, "%s", name);
+			ep_table_cell_str(t, name);
 		else
 			ep_table_cell(t, "unknown (%" PRIu32 ")", v[i].r_type);
-		ep_table_cell(t, "%" PRIu32, v[i].r_type);
-		ep_table_cell(t, "%" PRIu64, v[i].count);
-		ep_table_cell(t, "%s", ep_percent(pct, sizeof(pct), v[i].count, total));
+		ep_table_cell_u64(t, v[i].r_type);
+		ep_table_cell_u64(t, v[i].count);
+		ep_table_cell_str(t, ep_percent(pct, sizeof(pct), v[i].count, total));
 	}
 	if (t && n)
 		ep_table_print(t, out, "  ");
@@ -186,15 +186,15 @@ static void print_file(FILE *out, const struct ep_image *img, const struct ep_fi
 
 			ep_table_row(t);
 			ep_table_cell(t, "[%zu]", s->index);
-			ep_table_cell(t, "%s", s->name);
-			ep_table_cell(t, "%s", ep_relkind_name(s->kind));
-			ep_table_cell(t, "%" PRIu64, s->entries);
-			ep_table_cell(t, "%" PRIu64, s->relocations);
+			ep_table_cell_str(t, s->name);
+			ep_table_cell_str(t, ep_relkind_name(s->kind));
+			ep_table_cell_u64(t, s->entries);
+			ep_table_cell_u64(t, s->relocations);
 			if (s->target)
 				ep_table_cell(t, "[%zu] %s", s->target, s->target_name);
 			else
 				ep_table_cell(t, "-");
-			ep_table_cell(t, "%s", s->target_exec ? "yes" : "no");
+			ep_table_cell_str(t, s->target_exec ? "yes" : "no");
 			if (s->symtab)
 				ep_table_cell(t, "[%zu] %s", s->symtab, img->sections[s->symtab].name);
 			else
@@ -379,8 +379,8 @@ static void totals_text(struct stats_run *run)
 		for (i = 0; t && i < ntop; i++) {
 			ep_table_row(t);
 			ep_table_cell(t, "%zu", i + 1);
-			ep_table_cell(t, "%" PRIu64, run->tops[i].relocations);
-			ep_table_cell(t, "%s", run->tops[i].path);
+			ep_table_cell_u64(t, run->tops[i].relocations);
+			ep_table_cell_str(t, run->tops[i].path);
 		}
 		if (t)
 			ep_table_print(t, out, "  ");

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,13 +104,26 @@ int ep_report_write_json(json_t *doc, FILE *out)
 	return rc;
 }
 
+/*
+ * A table keeps all its cells' text in one growing buffer and each cell as
+ * an offset and a length into it: a report of thousands of files makes
+ * hundreds of thousands of cells, and a string allocated for each one cost
+ * more than formatting them.
+ */
+struct ep_cell {
+	size_t off;		/* into text */
+	size_t len;		/* bytes; 0 for an empty or missing cell */
+};
+
 struct ep_table {
 	unsigned int ncols;
 	char align[16];
-	char **cells;		/* row-major, headers first */
+	struct ep_cell *cells;	/* row-major, headers first */
 	size_t nrows;		/* including the header row */
 	size_t cap;		/* rows allocated */
 	unsigned int col;	/* next cell of the last row */
+	char *text;		/* every cell's bytes, one after the other */
+	size_t used, size;	/* bytes of text in use, allocated */
 	bool nomem;
 };
 
@@ -127,15 +141,17 @@ struct ep_table *ep_table_new(unsigned int ncols, const char *const *headers, co
 	memcpy(t->align, align, ncols);
 	ep_table_row(t);
 	for (i = 0; i < ncols; i++)
-		ep_table_cell(t, "%s", headers[i]);
+		ep_table_cell_str(t, headers[i]);
 	return t;
 }
 
 void ep_table_row(struct ep_table *t)
 {
+	if (t->nomem)
+		return;
 	if (t->nrows == t->cap) {
 		size_t cap = t->cap ? t->cap * 2 : 16;
-		char **c = realloc(t->cells, cap * t->ncols * sizeof(*c));
+		struct ep_cell *c = realloc(t->cells, cap * t->ncols * sizeof(*c));
 
 		if (!c) {
 			t->nomem = true;
@@ -144,61 +160,151 @@ void ep_table_row(struct ep_table *t)
 		t->cells = c;
 		t->cap = cap;
 	}
-	memset(&t->cells[t->nrows * t->ncols], 0, t->ncols * sizeof(char *));
+	memset(&t->cells[t->nrows * t->ncols], 0, t->ncols * sizeof(*t->cells));
 	t->nrows++;
 	t->col = 0;
 }
 
+/* Room for need more bytes of text; false (and nomem) when out of memory. */
+static bool text_room(struct ep_table *t, size_t need)
+{
+	size_t size;
+	char *p;
+
+	if (need <= t->size - t->used)
+		return true;
+	size = t->size ? t->size : 1024;
+	while (size - t->used < need) {
+		if (size > SIZE_MAX / 2) {
+			t->nomem = true;
+			return false;
+		}
+		size *= 2;
+	}
+	p = realloc(t->text, size);
+	if (!p) {
+		t->nomem = true;
+		return false;
+	}
+	t->text = p;
+	t->size = size;
+	return true;
+}
+
+/* The next cell of the last row, or NULL when there is none to fill. */
+static struct ep_cell *next_cell(struct ep_table *t)
+{
+	if (t->nomem || t->nrows == 0 || t->col >= t->ncols)
+		return NULL;
+	return &t->cells[(t->nrows - 1) * t->ncols + t->col++];
+}
+
 void ep_table_cell(struct ep_table *t, const char *fmt, ...)
 {
+	struct ep_cell *c = next_cell(t);
 	va_list ap;
-	char *s;
+	int n;
 
-	if (t->nomem || t->nrows == 0 || t->col >= t->ncols)
+	if (!c || !text_room(t, 32))
 		return;
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0) {
-		t->nomem = true;
-		s = NULL;
-	}
+	n = vsnprintf(t->text + t->used, t->size - t->used, fmt, ap);
 	va_end(ap);
-	t->cells[(t->nrows - 1) * t->ncols + t->col++] = s;
+	if (n < 0) {
+		t->nomem = true;
+		return;
+	}
+	if ((size_t)n >= t->size - t->used) {
+		/* Did not fit (or no buffer yet): make room and format again. */
+		if (!text_room(t, (size_t)n + 1))
+			return;
+		va_start(ap, fmt);
+		vsnprintf(t->text + t->used, t->size - t->used, fmt, ap);
+		va_end(ap);
+	}
+	c->off = t->used;
+	c->len = (size_t)n;
+	t->used += (size_t)n;
+}
+
+void ep_table_cell_str(struct ep_table *t, const char *s)
+{
+	struct ep_cell *c = next_cell(t);
+	size_t n = strlen(s);
+
+	if (!c || !text_room(t, n))
+		return;
+	memcpy(t->text + t->used, s, n);
+	c->off = t->used;
+	c->len = n;
+	t->used += n;
+}
+
+void ep_table_cell_u64(struct ep_table *t, uint64_t v)
+{
+	struct ep_cell *c = next_cell(t);
+	char digits[20];	/* 2^64 - 1 has 20 */
+	size_t n = 0;
+
+	do {
+		digits[sizeof(digits) - ++n] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	if (!c || !text_room(t, n))
+		return;
+	memcpy(t->text + t->used, digits + sizeof(digits) - n, n);
+	c->off = t->used;
+	c->len = n;
+	t->used += n;
 }
 
 int ep_table_print(const struct ep_table *t, FILE *out, const char *indent)
 {
-	size_t width[16] = { 0 }, r;
+	size_t width[16] = { 0 }, line_max, ilen = strlen(indent), r;
 	unsigned int c;
+	char *line;
 
 	if (t->nomem)
 		return -EP_ENOMEM;
 	for (r = 0; r < t->nrows; r++)
-		for (c = 0; c < t->ncols; c++) {
-			const char *s = t->cells[r * t->ncols + c];
-			size_t n = s ? strlen(s) : 0;
-
-			if (n > width[c])
-				width[c] = n;
-		}
+		for (c = 0; c < t->ncols; c++)
+			if (t->cells[r * t->ncols + c].len > width[c])
+				width[c] = t->cells[r * t->ncols + c].len;
+	/* One line at a time into a buffer: padding is memset, not printf. */
+	line_max = ilen + 1;
+	for (c = 0; c < t->ncols; c++)
+		line_max += width[c] + 2;
+	line = malloc(line_max);
+	if (!line)
+		return -EP_ENOMEM;
 	for (r = 0; r < t->nrows; r++) {
-		fputs(indent, out);
+		size_t n = ilen;
+
+		memcpy(line, indent, ilen);
 		for (c = 0; c < t->ncols; c++) {
-			const char *s = t->cells[r * t->ncols + c];
+			const struct ep_cell *cell = &t->cells[r * t->ncols + c];
+			size_t pad = width[c] - cell->len;
 			bool last = c + 1 == t->ncols;
 
-			if (!s)
-				s = "";
-			if (t->align[c] == 'r')
-				fprintf(out, "%*s", (int)width[c], s);
-			else if (last)
-				fputs(s, out);
-			else
-				fprintf(out, "%-*s", (int)width[c], s);
-			if (!last)
-				fputs("  ", out);
+			if (t->align[c] == 'r') {
+				memset(line + n, ' ', pad);
+				n += pad;
+			}
+			memcpy(line + n, t->text + cell->off, cell->len);
+			n += cell->len;
+			if (t->align[c] != 'r' && !last) {
+				memset(line + n, ' ', pad);
+				n += pad;
+			}
+			if (!last) {
+				memcpy(line + n, "  ", 2);
+				n += 2;
+			}
 		}
-		fputc('\n', out);
+		line[n++] = '\n';
+		fwrite(line, 1, n, out);
 	}
+	free(line);
 	return 0;
 }
 
@@ -209,13 +315,10 @@ size_t ep_table_rows(const struct ep_table *t)
 
 void ep_table_free(struct ep_table *t)
 {
-	size_t i;
-
 	if (!t)
 		return;
-	for (i = 0; i < t->nrows * t->ncols; i++)
-		free(t->cells[i]);
 	free(t->cells);
+	free(t->text);
 	free(t);
 }
 

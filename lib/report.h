@@ -67,6 +67,10 @@ struct ep_table *ep_table_new(unsigned int ncols, const char *const *headers, co
 void ep_table_row(struct ep_table *t);
 void ep_table_cell(struct ep_table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The same as ep_table_cell(t, "%s", s) and (t, "%" PRIu64, v), without printf. */
+void ep_table_cell_str(struct ep_table *t, const char *s);
+void ep_table_cell_u64(struct ep_table *t, uint64_t v);
+
 /*
  * Print t to out, each line starting with indent, columns separated by two
  * spaces and padded to their widest cell.  Returns 0 or -EP_ENOMEM.
