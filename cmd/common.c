@@ -178,6 +178,25 @@ int ep_show_man(const char *cmd)
 	return ep_show_man_page(page, 1);
 }
 
+/*
+ * The walk lists every regular file without opening it (lib/input.h): one it
+ * found that is not ELF, by its magic bytes after any decompression, or that
+ * is gone is passed over quietly, as a tree holds other files too.  One with
+ * the ELF magic is an ELF file, and its faults are reported; so is one we may
+ * not read (EACCES, EPERM): it could be a module, not to vanish unseen.
+ */
+static bool pass_over(bool walked, const char *path, const struct ep_blob *blob,
+		      const struct ep_error *err)
+{
+	if (!walked)
+		return false;
+	if (err->code == EP_EIO)
+		return access(path, R_OK) != 0 && errno != EACCES && errno != EPERM;
+	if (err->code != EP_ENOTELF)
+		return false;
+	return !blob || blob->size < SELFMAG || memcmp(blob->bytes, ELFMAG, SELFMAG) != 0;
+}
+
 int ep_for_each_image(const char *const *paths, size_t n, bool populate, ep_image_fn fn,
 		      ep_error_fn on_error, void *ctx)
 {
@@ -196,6 +215,7 @@ int ep_for_each_image(const char *const *paths, size_t n, bool populate, ep_imag
 		char *clean = NULL;
 		struct ep_blob blob;
 		struct ep_image img;
+		bool quiet;
 		int rc;
 
 		/* Reports name the file in clean text; the file is opened as named. */
@@ -207,22 +227,20 @@ int ep_for_each_image(const char *const *paths, size_t n, bool populate, ep_imag
 			}
 		}
 		rc = ep_blob_open(&blob, pl.paths[i], populate, &err);
-		if (rc == 0) {
+		if (rc) {
+			quiet = pass_over(pl.walked[i], pl.paths[i], NULL, &err);
+		} else {
 			rc = ep_image_open(&img, shown, blob.bytes, blob.size, &err);
 			if (rc == 0) {
 				rc = fn(&img, &blob, ctx, &err);
 				ep_image_close(&img);
-			} else if (pl.walked[i] && err.code == EP_ENOTELF) {
-				ep_blob_close(&blob);
-				free(clean);
-				continue;	/* a compressed non-ELF file in a tree */
+				quiet = false;
+			} else {
+				quiet = pass_over(pl.walked[i], pl.paths[i], &blob, &err);
 			}
-		} else if (pl.walked[i] && err.code == EP_ENOTELF) {
-			free(clean);
-			continue;
+			ep_blob_close(&blob);
 		}
-		ep_blob_close(&blob);
-		if (rc) {
+		if (rc && !quiet) {
 			fprintf(stderr, "elfplt: %s\n", err.message);
 			on_error(shown, &err, ctx);
 			status = EP_EXIT_FAILED;

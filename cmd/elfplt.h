@@ -111,9 +111,9 @@ typedef void (*ep_error_fn)(const char *path, const struct ep_error *err, void *
  * Expand paths[0..n) (see ep_pathlist_expand()), then for each file: open it
  * (mapping it read-only, populated ahead when populate), open the image,
  * call fn; on any error print "elfplt: MESSAGE" on stderr, call on_error and
- * go on.  Files a directory walk found that decode to something other than
- * ELF are passed over.  Returns EP_EXIT_OK, or EP_EXIT_FAILED when any file
- * failed.
+ * go on.  Files a directory walk found that are not ELF (no ELF magic,
+ * directly or after decompression) or cannot be read are passed over
+ * quietly.  Returns EP_EXIT_OK, or EP_EXIT_FAILED when any file failed.
  */
 int ep_for_each_image(const char *const *paths, size_t n, bool populate, ep_image_fn fn,
 		      ep_error_fn on_error, void *ctx);

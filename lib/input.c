@@ -398,80 +398,96 @@ nomem:
 	return ep_error_set(err, EP_ENOMEM, "%s: out of memory", path);
 }
 
-/* ELF magic, or a compression magic, at the start of a regular file. */
-static bool worth_opening(const char *path, bool *compressed)
-{
-	unsigned char head[8];
-	ssize_t n;
-	int fd;
+/* A directory entry: its name and readdir()'s d_type (DT_UNKNOWN on some filesystems). */
+struct dir_entry {
+	char *name;
+	unsigned char type;
+};
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-	if (fd < 0) {
-		/*
-		 * A file we may not read could be a module: list it, so that
-		 * opening it fails and is reported, rather than drop it unseen.
-		 */
-		*compressed = false;
-		return errno == EACCES || errno == EPERM;
-	}
-	n = read(fd, head, sizeof(head));
-	close(fd);
-	if (n >= SELFMAG && memcmp(head, ELFMAG, SELFMAG) == 0) {
-		*compressed = false;
-		return true;
-	}
-	*compressed = n > 0 && ep_compression_sniff(head, (size_t)n) != EP_COMP_NONE;
-	return *compressed;
+static int cmp_entry(const void *a, const void *b)
+{
+	return strcmp(((const struct dir_entry *)a)->name, ((const struct dir_entry *)b)->name);
 }
 
-static int cmp_str(const void *a, const void *b)
+/* dir's entries but "." and "..", sorted by name; *n gets how many. */
+static int read_dir(const char *dir, struct dir_entry **out, size_t *n, struct ep_error *err)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	struct dir_entry *v = NULL, *nv;
+	size_t cap = 0;
+	struct dirent *de;
+	DIR *d;
+	int rc = 0;
+
+	*n = 0;
+	d = opendir(dir);
+	if (!d)
+		goto out;
+	while ((de = readdir(d))) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 64;
+			nv = realloc(v, cap * sizeof(*v));
+			if (!nv)
+				goto nomem;
+			v = nv;
+		}
+		v[*n].name = strdup(de->d_name);
+		if (!v[*n].name)
+			goto nomem;
+		v[(*n)++].type = de->d_type;
+	}
+	if (*n)	/* an empty directory has no array at all */
+		qsort(v, *n, sizeof(*v), cmp_entry);
+	goto out;
+nomem:
+	rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", dir);
+out:
+	if (d)
+		closedir(d);
+	*out = v;
+	return rc;
 }
 
+/*
+ * Files are listed without being opened: whether a file is ELF (or a
+ * compressed ELF file) is for its one open to tell, see walked[].  d_type
+ * saves an lstat() per entry; lstat() is the fallback where the filesystem
+ * does not fill it in.  Symbolic links are never followed.
+ */
 static int walk(struct ep_pathlist *pl, const char *dir, unsigned int depth,
 		struct ep_error *err)
 {
-	struct ep_pathlist names = { 0 };
-	struct dirent *de;
-	DIR *d;
-	size_t i;
+	struct dir_entry *names;
+	size_t i, n;
 	int rc = 0;
 
 	if (depth > 64)
 		return 0;	/* deeper than any real tree: a loop of bind mounts */
-	d = opendir(dir);
-	if (!d)
-		return 0;
-	while ((de = readdir(d))) {
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-			continue;
-		rc = push(&names, de->d_name, false, err);
-		if (rc)
-			break;
-	}
-	closedir(d);
-	if (!rc && names.count)	/* an empty directory has no array at all */
-		qsort(names.paths, names.count, sizeof(char *), cmp_str);
-	for (i = 0; !rc && i < names.count; i++) {
+	rc = read_dir(dir, &names, &n, err);
+	for (i = 0; !rc && i < n; i++) {
+		unsigned char type = names[i].type;
 		struct stat st;
-		bool compressed;
 		char *p;
 
+		if (type != DT_DIR && type != DT_REG && type != DT_UNKNOWN)
+			continue;
 		if (asprintf(&p, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/",
-			     names.paths[i]) < 0) {
+			     names[i].name) < 0) {
 			rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", dir);
 			break;
 		}
-		if (lstat(p, &st) == 0) {
-			if (S_ISDIR(st.st_mode))
-				rc = walk(pl, p, depth + 1, err);
-			else if (S_ISREG(st.st_mode) && worth_opening(p, &compressed))
-				rc = push(pl, p, compressed, err);
-		}
+		if (type == DT_UNKNOWN && lstat(p, &st) == 0)
+			type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
+		if (type == DT_DIR)
+			rc = walk(pl, p, depth + 1, err);
+		else if (type == DT_REG)
+			rc = push(pl, p, true, err);
 		free(p);
 	}
-	ep_pathlist_free(&names);
+	for (i = 0; i < n; i++)
+		free(names[i].name);
+	free(names);
 	return rc;
 }
 

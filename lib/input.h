@@ -72,14 +72,12 @@ struct ep_pathlist {
 /*
  * Expand paths[0..n) into pl: a file is taken as it is (even if it turns out
  * not to be ELF: that is for the caller to report); a directory is walked
- * recursively (symbolic links to directories are not followed) and gives its
- * regular files whose first bytes are the ELF magic or a compression magic,
- * and those it may not read (so that ep_blob_open() reports them instead of
- * their vanishing), each directory's files in strcmp() order, so runs are
- * reproducible.  A
- * compressed file found by the walk is marked walked[i]: if it does not
- * decode to ELF the caller should pass over it quietly, as the walk does for
- * any other file that is not ELF.
+ * recursively (symbolic links are not followed) and gives all its regular
+ * files, each directory's files in strcmp() order, so runs are reproducible.
+ * The walk does not open them: every file it found is marked walked[i]; the
+ * caller should pass over quietly one that turns out not to be ELF (no ELF
+ * magic, directly or after decompression) or that is gone, and report one it
+ * may not read (EACCES, EPERM), which could be a module.
  * Returns 0, or a negative ep_errcode (EP_ENOMEM) with err filled.  A path
  * that does not exist is listed like a file, for ep_blob_open() to report;
  * the walk passes over entries below a directory that it cannot read.

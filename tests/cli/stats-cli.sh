@@ -113,15 +113,19 @@ cp "$kmod" "$d/k.ko"
 zstd -q -19 "$d/k.ko" -o "$d/k.ko.zst" 2>/dev/null || skip "zstd not installed"
 printf 'plain text\n' | zstd -q >"$d/e/notes.zst"	# compressed, not ELF: passed over
 printf '\177ELF' >"$d/0-short"	# ELF magic but truncated: found and fails
+# ELF magic, EI_CLASS 3 (neither ELFCLASS32 nor 64), 64 bytes: an ELF file, and bad.
+{ printf '\177ELF\003\001\001'; head -c 57 /dev/zero; } >"$d/0-badclass"
+: >"$d/c/empty"			# empty: not ELF, passed over
 run "$ELFPLT" stats --json "$d"
-check "walk: exit status (one truncated ELF)" 1 "$rc"
-# strcmp order at each level: 0-short < a < b.o < c < e < k.ko < k.ko.zst.
+check "walk: exit status (two bad ELF files)" 1 "$rc"
+# strcmp order at each level: 0-badclass < 0-short < a < b.o < c < e < k.ko < k.ko.zst.
 check "walk: files in sorted order" \
-	"$d/0-short $d/a/foo.txt $d/b.o $d/k.ko $d/k.ko.zst" \
+	"$d/0-badclass $d/0-short $d/a/foo.txt $d/b.o $d/k.ko $d/k.ko.zst" \
 	"$(jqr "$T/out" '[.files[].path] | join(" ")')"
-check "walk: the short file fails" truncated "$(jqr "$T/out" '.files[0].error.code')"
-check "walk: one stderr line" 1 "$(wc -l <"$T/err")"
-rm "$d/0-short"
+check "walk: the bad class is reported" not_elf "$(jqr "$T/out" '.files[0].error.code')"
+check "walk: the short file fails" truncated "$(jqr "$T/out" '.files[1].error.code')"
+check "walk: two stderr lines" 2 "$(wc -l <"$T/err")"
+rm "$d/0-short" "$d/0-badclass"
 run "$ELFPLT" stats --json "$d"
 check "walk: exit status" 0 "$rc"
 check "walk: nothing on stderr" "" "$(cat "$T/err")"
