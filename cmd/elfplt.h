@@ -118,6 +118,39 @@ typedef void (*ep_error_fn)(const char *path, const struct ep_error *err, void *
 int ep_for_each_image(const char *const *paths, size_t n, bool populate, ep_image_fn fn,
 		      ep_error_fn on_error, void *ctx);
 
+/* Most jobs (threads) ep_for_each_image_jobs() runs. */
+#define EP_JOBS_MAX 8
+
+/* The CPUs this process may run on, at least 1 and at most EP_JOBS_MAX. */
+unsigned int ep_jobs_default(void);
+
+/*
+ * The per-file work split for threads.  compute runs on a worker thread with
+ * the input open; it must not print nor change anything but its own result,
+ * which it hands over through *result (NULL is fine).  emit runs on the
+ * calling thread, in input order, for each input compute succeeded on: it
+ * writes the output, adds to run totals and frees result.  Either returns 0,
+ * or a negative ep_errcode with err filled to have the file reported as
+ * failed (emit still frees result).
+ */
+typedef int (*ep_compute_fn)(struct ep_image *img, const struct ep_blob *blob, void *ctx,
+			     void **result, struct ep_error *err);
+typedef int (*ep_emit_fn)(const char *path, void *result, void *ctx, struct ep_error *err);
+
+/*
+ * ep_for_each_image() with compute spread over jobs threads (capped at
+ * EP_JOBS_MAX and the number of inputs), the calling thread being one of
+ * them, and emit and on_error called on the calling thread strictly in input
+ * order, so the output is the same for any jobs.  At most 16 * jobs inputs
+ * are computed ahead of the one being emitted.  With jobs <= 1 (or if no
+ * thread starts) everything runs on the calling thread, compute then emit
+ * for one input after the other.
+ * Returns EP_EXIT_OK, or EP_EXIT_FAILED when any file failed.
+ */
+int ep_for_each_image_jobs(const char *const *paths, size_t n, bool populate, unsigned int jobs,
+			   ep_compute_fn compute, ep_emit_fn emit, ep_error_fn on_error,
+			   void *ctx);
+
 /* The inputs of a command: its PATH operands, or the default. */
 struct ep_paths {
 	const char *const *v;

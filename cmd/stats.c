@@ -27,10 +27,25 @@ struct top_entry {
 	uint64_t relocations;
 };
 
+/*
+ * What emit_file() needs of one file once its image is closed: the file's
+ * output, already rendered on the worker thread, and its share of the totals.
+ */
+struct file_result {
+	char *out;		/* text block or JSON files[] entry; NULL with --top (text) */
+	size_t out_len;		/* bytes */
+	unsigned int e_machine;
+	uint64_t relocations;
+	size_t nsecs;
+	struct ep_sizes sizes;
+	struct ep_type_counts types;
+};
+
+/* The run; workers only read g, top and json (compute_file()). */
 struct stats_run {
 	struct ep_global *g;
-	json_t *doc;
-	json_t *files;
+	bool json;		/* --format=json */
+	struct ep_json_stream js;
 	unsigned long top;	/* --top N; 0: every file in detail */
 	uint64_t nfiles, nfailed, relocations, reloc_sections;
 	struct ep_sizes sizes;
@@ -250,61 +265,121 @@ static struct machine_totals *machine_slot(struct stats_run *run, unsigned int e
 	return m;
 }
 
-static int add_totals(struct stats_run *run, const struct ep_image *img,
-		      const struct ep_file_stats *fs)
+static int add_totals(struct stats_run *run, const char *path, const struct file_result *r)
 {
-	struct machine_totals *m = machine_slot(run, img->ehdr.e_machine);
+	struct machine_totals *m = machine_slot(run, r->e_machine);
 	struct top_entry *t;
 
 	run->nfiles++;
-	run->relocations += fs->relocations;
-	run->reloc_sections += fs->nsecs;
-	run->sizes.text += fs->sizes.text;
-	run->sizes.data += fs->sizes.data;
-	run->sizes.bss += fs->sizes.bss;
-	if (!m || ep_type_counts_merge(&m->types, &fs->types))
+	run->relocations += r->relocations;
+	run->reloc_sections += r->nsecs;
+	run->sizes.text += r->sizes.text;
+	run->sizes.data += r->sizes.data;
+	run->sizes.bss += r->sizes.bss;
+	if (!m || ep_type_counts_merge(&m->types, &r->types))
 		return -EP_ENOMEM;
 	m->files++;
-	m->relocations += fs->relocations;
+	m->relocations += r->relocations;
 	t = realloc(run->tops, (run->ntops + 1) * sizeof(*t));
 	if (!t)
 		return -EP_ENOMEM;
 	run->tops = t;
-	t[run->ntops].path = strdup(img->path);
-	t[run->ntops].relocations = fs->relocations;
+	t[run->ntops].path = strdup(path);
+	t[run->ntops].relocations = r->relocations;
 	if (!t[run->ntops].path)
 		return -EP_ENOMEM;
 	run->ntops++;
 	return 0;
 }
 
-static int stats_one(struct ep_image *img, const struct ep_blob *blob, void *ctx,
-		     struct ep_error *err)
+/* The file's report, as the bytes emit_file() writes: text, or a files[] entry. */
+static int render_file(const struct stats_run *run, const struct ep_image *img,
+		       const struct ep_blob *blob, const struct ep_file_stats *fs,
+		       struct file_result *r)
 {
-	struct stats_run *run = ctx;
+	json_t *o;
+	FILE *f;
+
+	if (run->json) {
+		o = json_file(img, blob, fs);
+		r->out = o ? ep_json_dump_at(o, 2, &r->out_len) : NULL;
+		json_decref(o);
+		return r->out ? 0 : -EP_ENOMEM;
+	}
+	if (run->top)
+		return 0;
+	f = open_memstream(&r->out, &r->out_len);
+	if (!f)
+		return -EP_ENOMEM;
+	print_file(f, img, fs);
+	if (fclose(f) != 0) {
+		free(r->out);
+		r->out = NULL;
+		return -EP_ENOMEM;
+	}
+	return 0;
+}
+
+/* On a worker thread: count, render, keep what the totals need. */
+static int compute_file(struct ep_image *img, const struct ep_blob *blob, void *ctx,
+			void **result, struct ep_error *err)
+{
+	const struct stats_run *run = ctx;
+	struct file_result *r = calloc(1, sizeof(*r));
 	struct ep_file_stats fs;
 	int rc;
 
+	if (!r)
+		return ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
 	rc = ep_stats_file(img, &fs, err);
-	if (rc == 0 && add_totals(run, img, &fs))
+	if (rc == 0 && render_file(run, img, blob, &fs, r))
 		rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
 	if (rc == 0) {
-		if (run->g->format == EP_FORMAT_JSON)
-			json_array_append_new(run->files, json_file(img, blob, &fs));
-		else if (!run->top)
-			print_file(run->g->out, img, &fs);
+		r->e_machine = img->ehdr.e_machine;
+		r->relocations = fs.relocations;
+		r->nsecs = fs.nsecs;
+		r->sizes = fs.sizes;
+		r->types = fs.types;	/* taken over: the totals merge it */
+		memset(&fs.types, 0, sizeof(fs.types));
+		*result = r;
+	} else {
+		free(r);
 	}
 	ep_stats_free(&fs);
+	return rc;
+}
+
+/* On the main thread, in input order: write the file's report, add it up. */
+static int emit_file(const char *path, void *result, void *ctx, struct ep_error *err)
+{
+	struct stats_run *run = ctx;
+	struct file_result *r = result;
+	int rc = 0;
+
+	if (add_totals(run, path, r))
+		rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", path);
+	else if (run->json)
+		ep_json_stream_file_text(&run->js, r->out, r->out_len);
+	else if (r->out)
+		fwrite(r->out, 1, r->out_len, run->g->out);
+	free(r->out);
+	ep_type_counts_free(&r->types);
+	free(r);
 	return rc;
 }
 
 static void stats_error(const char *path, const struct ep_error *err, void *ctx)
 {
 	struct stats_run *run = ctx;
+	json_t *e;
 
 	run->nfailed++;
-	if (run->g->format == EP_FORMAT_JSON)
-		json_array_append_new(run->files, ep_json_file_error(path, err));
+	if (!run->json)
+		return;
+	e = ep_json_file_error(path, err);
+	if (!e || ep_json_stream_file(&run->js, e))
+		run->js.failed = true;
+	json_decref(e);
 }
 
 static int cmp_top(const void *a, const void *b)
@@ -316,9 +391,8 @@ static int cmp_top(const void *a, const void *b)
 	return strcmp(x->path, y->path);
 }
 
-static void totals_json(struct stats_run *run)
+static json_t *totals_json(struct stats_run *run)
 {
-	json_t *totals = json_object_get(run->doc, "totals");
 	json_t *machines = json_array(), *top = json_array();
 	size_t i, ntop = run->top < run->ntops ? run->top : run->ntops;
 
@@ -337,15 +411,12 @@ static void totals_json(struct stats_run *run)
 		json_array_append_new(top, json_pack("{s:s, s:I}", "path", run->tops[i].path,
 						     "relocations",
 						     (json_int_t)run->tops[i].relocations));
-	json_object_update(totals,
-			   json_pack("{s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I}, s:o, s:o}", "files",
-				     (json_int_t)run->nfiles, "files_failed",
-				     (json_int_t)run->nfailed, "relocations",
-				     (json_int_t)run->relocations, "relocation_sections",
-				     (json_int_t)run->reloc_sections, "sizes", "text",
-				     (json_int_t)run->sizes.text, "data", (json_int_t)run->sizes.data,
-				     "bss", (json_int_t)run->sizes.bss, "by_machine", machines, "top",
-				     top));
+	return json_pack("{s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I}, s:o, s:o}", "files",
+			 (json_int_t)run->nfiles, "files_failed", (json_int_t)run->nfailed,
+			 "relocations", (json_int_t)run->relocations, "relocation_sections",
+			 (json_int_t)run->reloc_sections, "sizes", "text",
+			 (json_int_t)run->sizes.text, "data", (json_int_t)run->sizes.data, "bss",
+			 (json_int_t)run->sizes.bss, "by_machine", machines, "top", top);
 }
 
 static void totals_text(struct stats_run *run)
@@ -398,16 +469,17 @@ static void run_free(struct stats_run *run)
 	for (i = 0; i < run->ntops; i++)
 		free(run->tops[i].path);
 	free(run->tops);
-	json_decref(run->doc);
 }
 
 static void stats_usage(FILE *f)
 {
-	fputs("usage: elfplt stats [--top N] [--format=text|json] [-o FILE] [PATH...]\n"
+	fputs("usage: elfplt stats [--top N] [-j N] [--format=text|json] [-o FILE] [PATH...]\n"
 	      "Relocation statistics of ELF files; directories are searched for ELF files.\n"
 	      "With no PATH, the running kernel's modules in /lib/modules/$(uname -r).\n\n"
 	      "  --top N             list the N files with most relocations (text: instead of\n"
 	      "                      each file's details)\n"
+	      "  -j, --jobs N        analyse N files at a time (default: one per CPU, at most\n"
+	      "                      8); the report is the same for any N\n"
 	      "  --format=text|json  output for people (default) or machines (elfplt-stats/1)\n"
 	      "  --json              same as --format=json\n"
 	      "  -o, --output FILE   write the report to FILE\n"
@@ -419,18 +491,27 @@ static int cmd_stats(int argc, char **argv, struct ep_global *g)
 {
 	static const struct option longopts[] = {
 		{ "top", required_argument, NULL, 't' },
+		{ "jobs", required_argument, NULL, 'j' },
 		EP_GLOBAL_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct stats_run run = { .g = g };
+	unsigned long jobs = ep_jobs_default();
 	struct ep_paths in;
+	json_t *totals;
 	char *end;
 	int c, rc, status;
 
 	/* Our own messages, so they start "elfplt: " like every other one. */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, EP_GLOBAL_SHORTOPTS, longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, EP_GLOBAL_SHORTOPTS "j:", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'j':
+			jobs = strtoul(optarg, &end, 10);
+			if (!*optarg || *end || jobs == 0 || jobs > EP_JOBS_MAX || optarg[0] == '-')
+				return ep_usage_error(g->cmd, "--jobs takes a number from 1 to %d, not '%s'",
+						      EP_JOBS_MAX, optarg);
+			break;
 		case 't':
 			run.top = strtoul(optarg, &end, 10);
 			if (!*optarg || *end || run.top == 0 || optarg[0] == '-')
@@ -453,16 +534,20 @@ static int cmd_stats(int argc, char **argv, struct ep_global *g)
 	rc = ep_output_open(g, &in);
 	if (rc)
 		return rc;
-	run.doc = ep_report_new("elfplt-stats/1");
-	run.files = json_object_get(run.doc, "files");
+	run.json = g->format == EP_FORMAT_JSON;
+	/* jansson's hash seed, set here once: the workers make objects too. */
+	json_object_seed(0);
+	if (run.json && ep_json_stream_begin(&run.js, g->out, "elfplt-stats/1"))
+		run.js.failed = true;
 
-	status = ep_for_each_image(in.v, in.n, false, stats_one, stats_error, &run);
-	if (run.ntops)
-		qsort(run.tops, run.ntops, sizeof(*run.tops), cmp_top);
-	if (g->format == EP_FORMAT_JSON) {
-		totals_json(&run);
-		if (ep_report_write_json(run.doc, g->out))
+	status = ep_for_each_image_jobs(in.v, in.n, false, (unsigned int)jobs, compute_file,
+					emit_file, stats_error, &run);
+	qsort(run.tops, run.ntops, sizeof(*run.tops), cmp_top);
+	if (run.json) {
+		totals = totals_json(&run);
+		if (!totals || ep_json_stream_end(&run.js, totals))
 			status = EP_EXIT_FAILED;
+		json_decref(totals);
 	} else {
 		totals_text(&run);
 	}

@@ -104,6 +104,146 @@ int ep_report_write_json(json_t *doc, FILE *out)
 	return rc;
 }
 
+/* The flags of every dump, so fragments and whole documents come out alike. */
+#define DUMP_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9))
+
+/*
+ * jansson indents a value nested depth levels deep by 2 * depth more spaces
+ * on every line after its first, and a newline only ever starts such an
+ * indentation (one inside a string is written as the escape \n): so a value
+ * dumped alone, with 2 * depth spaces put after each newline, reads exactly
+ * as it does inside the document.  json_dumpb() into one buffer, then the
+ * spaces put in place from the end backwards: a callback per token cost more
+ * than building the objects.
+ */
+char *ep_json_dump_at(const json_t *v, unsigned int depth, size_t *len)
+{
+	size_t indent = 2 * (size_t)depth, cap = 16384, n, nl = 0, src, dst;
+	const char *p;
+	char *buf, *bigger;
+
+	*len = 0;
+	buf = malloc(cap);
+	if (!buf)
+		return NULL;
+	n = json_dumpb(v, buf, cap, DUMP_FLAGS | JSON_ENCODE_ANY);
+	if (n > cap) {
+		/* Too small: now the size is known, dump again. */
+		cap = n;
+		bigger = realloc(buf, cap);
+		if (!bigger)
+			goto fail;
+		buf = bigger;
+		n = json_dumpb(v, buf, cap, DUMP_FLAGS | JSON_ENCODE_ANY);
+	}
+	if (n == 0 || n > cap)
+		goto fail;
+	for (p = buf; indent && (p = memchr(p, '\n', n - (size_t)(p - buf))); p++)
+		nl++;
+	if (n + nl * indent + 1 > cap) {
+		cap = n + nl * indent + 1;
+		bigger = realloc(buf, cap);
+		if (!bigger)
+			goto fail;
+		buf = bigger;
+	}
+	src = n;
+	dst = n + nl * indent;
+	*len = dst;
+	buf[dst] = '\0';
+	while (nl--) {
+		size_t at = (size_t)((const char *)memrchr(buf, '\n', src) - buf);
+		size_t tail = src - at - 1;	/* bytes after that newline */
+
+		dst -= tail;
+		memmove(buf + dst, buf + at + 1, tail);
+		dst -= indent;
+		memset(buf + dst, ' ', indent);
+		buf[--dst] = '\n';
+		src = at;
+	}
+	return buf;
+fail:
+	free(buf);
+	return NULL;
+}
+
+/* Dump v at depth onto js->out; false (and js->failed) on error. */
+static bool stream_value(struct ep_json_stream *js, const json_t *v, unsigned int depth)
+{
+	size_t len;
+	char *text = ep_json_dump_at(v, depth, &len);
+
+	if (!text || fwrite(text, 1, len, js->out) != len)
+		js->failed = true;
+	free(text);
+	return !js->failed;
+}
+
+/* "\n", 2 * depth spaces, then key (through jansson) and ": ". */
+static void stream_key(struct ep_json_stream *js, unsigned int depth, const char *key)
+{
+	json_t *k = json_string(key);
+
+	fprintf(js->out, "\n%*s", (int)(2 * depth), "");
+	if (!k || !stream_value(js, k, depth))
+		js->failed = true;
+	fputs(": ", js->out);
+	json_decref(k);
+}
+
+int ep_json_stream_begin(struct ep_json_stream *js, FILE *out, const char *schema)
+{
+	json_t *head = json_pack("{s:s, s:s}", "schema", schema, "elfplt_version",
+				 PACKAGE_VERSION);
+
+	memset(js, 0, sizeof(*js));
+	js->out = out;
+	if (!head)
+		return -EP_ENOMEM;
+	fputc('{', out);
+	stream_key(js, 1, "schema");
+	stream_value(js, json_object_get(head, "schema"), 1);
+	fputc(',', out);
+	stream_key(js, 1, "elfplt_version");
+	stream_value(js, json_object_get(head, "elfplt_version"), 1);
+	fputc(',', out);
+	stream_key(js, 1, "files");
+	fputc('[', out);
+	json_decref(head);
+	return js->failed || ferror(out) ? -EP_EIO : 0;
+}
+
+int ep_json_stream_file_text(struct ep_json_stream *js, const char *text, size_t len)
+{
+	fputs(js->nfiles++ ? ",\n    " : "\n    ", js->out);
+	if (fwrite(text, 1, len, js->out) != len)
+		js->failed = true;
+	return js->failed ? -EP_EIO : 0;
+}
+
+int ep_json_stream_file(struct ep_json_stream *js, const json_t *file)
+{
+	size_t len;
+	char *text = ep_json_dump_at(file, 2, &len);
+	int rc;
+
+	if (!text)
+		return -EP_ENOMEM;
+	rc = ep_json_stream_file_text(js, text, len);
+	free(text);
+	return rc;
+}
+
+int ep_json_stream_end(struct ep_json_stream *js, const json_t *totals)
+{
+	fputs(js->nfiles ? "\n  ]," : "],", js->out);
+	stream_key(js, 1, "totals");
+	stream_value(js, totals, 1);
+	fputs("\n}\n", js->out);
+	return js->failed || ferror(js->out) ? -EP_EIO : 0;
+}
+
 /*
  * A table keeps all its cells' text in one growing buffer and each cell as
  * an offset and a length into it: a report of thousands of files makes

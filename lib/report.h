@@ -50,6 +50,46 @@ json_t *ep_json_elf(const struct ep_image *img);
  */
 int ep_report_write_json(json_t *doc, FILE *out);
 
+/*
+ * v dumped the way ep_report_write_json() writes it when v sits depth levels
+ * deep in the document (each line after the first indented 2 * depth more
+ * spaces), as a new NUL-terminated string (free() it) of *len bytes, without
+ * a final newline.  Any JSON value, not only objects and arrays.  Returns
+ * NULL when out of memory.  Thread-safe for values no other thread changes.
+ */
+char *ep_json_dump_at(const json_t *v, unsigned int depth, size_t *len);
+
+/*
+ * The document of ep_report_new() written as it is made, so a run over
+ * thousands of files never holds all their objects: begin writes up to the
+ * "files" array, each file object follows as soon as it is ready, end writes
+ * the "totals" object and closes the document.  The bytes are exactly those
+ * ep_report_write_json() writes for the whole document with the same files
+ * and totals.
+ */
+struct ep_json_stream {
+	FILE *out;
+	size_t nfiles;		/* files[] entries written */
+	bool failed;		/* a write or dump failed */
+};
+
+/* Start the document of schema on out.  Returns 0, -EP_EIO or -EP_ENOMEM. */
+int ep_json_stream_begin(struct ep_json_stream *js, FILE *out, const char *schema);
+
+/*
+ * Append a files[] entry: file itself, or text of len bytes that
+ * ep_json_dump_at(file, 2, ...) made (on another thread, say).
+ * Returns 0, -EP_EIO or -EP_ENOMEM.
+ */
+int ep_json_stream_file(struct ep_json_stream *js, const json_t *file);
+int ep_json_stream_file_text(struct ep_json_stream *js, const char *text, size_t len);
+
+/*
+ * Close "files", write totals (an object) and close the document with a
+ * final newline.  Returns 0, or -EP_EIO when anything failed since begin.
+ */
+int ep_json_stream_end(struct ep_json_stream *js, const json_t *totals);
+
 /* A text table: columns with headers, each left- or right-aligned. */
 struct ep_table;
 

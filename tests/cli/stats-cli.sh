@@ -74,6 +74,10 @@ usage_error "bad --format" "$ELFPLT" stats --format=xml "$x86"
 usage_error "--top 0" "$ELFPLT" stats --top 0 "$x86"
 usage_error "--top not a number" "$ELFPLT" stats --top many "$x86"
 usage_error "--top negative" "$ELFPLT" stats --top -3 "$x86"
+usage_error "--jobs 0" "$ELFPLT" stats --jobs 0 "$x86"
+usage_error "-j 9 (over the cap of 8)" "$ELFPLT" stats -j 9 "$x86"
+usage_error "-j not a number" "$ELFPLT" stats -j two "$x86"
+usage_error "-j without its number" "$ELFPLT" stats "$x86" -j
 run "$ELFPLT"
 check "no command: exit status" 2 "$rc"
 grep -q '^usage: elfplt ' "$T/err" || fail "no command: no usage on stderr"
@@ -125,7 +129,26 @@ check "walk: files in sorted order" \
 check "walk: the bad class is reported" not_elf "$(jqr "$T/out" '.files[0].error.code')"
 check "walk: the short file fails" truncated "$(jqr "$T/out" '.files[1].error.code')"
 check "walk: two stderr lines" 2 "$(wc -l <"$T/err")"
-rm "$d/0-short" "$d/0-badclass"
+
+# --- --jobs: the same report, stderr and exit status for any number ----------
+# Files from several threads are still reported strictly in input order.
+for n in 2 3 8; do
+	cp "$kmod" "$d/k$n.ko"	# more files than threads
+done
+for fmt in text json; do
+	run "$ELFPLT" stats --format=$fmt -j 1 "$d"
+	mv "$T/out" "$T/j1.out"
+	mv "$T/err" "$T/j1.err"
+	rc1=$rc
+	check "-j 1 --format=$fmt: exit status (two bad ELF files)" 1 "$rc1"
+	for n in 2 3 8; do
+		run "$ELFPLT" stats --format=$fmt --jobs $n "$d"
+		check "-j $n --format=$fmt: exit status" "$rc1" "$rc"
+		cmp -s "$T/j1.out" "$T/out" || fail "-j $n --format=$fmt: report differs from -j 1"
+		cmp -s "$T/j1.err" "$T/err" || fail "-j $n --format=$fmt: stderr differs from -j 1"
+	done
+done
+rm "$d/0-short" "$d/0-badclass" "$d/k2.ko" "$d/k3.ko" "$d/k8.ko"
 run "$ELFPLT" stats --json "$d"
 check "walk: exit status" 0 "$rc"
 check "walk: nothing on stderr" "" "$(cat "$T/err")"

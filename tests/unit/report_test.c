@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Unit tests of lib/report.c's text tables: alignment, padding, the printf
- * and printf-free cell functions, cells larger than the first text buffer.
+ * Unit tests of lib/report.c: the text tables (alignment, padding, the printf
+ * and printf-free cell functions, cells larger than the first text buffer),
+ * and the streamed JSON document against the one written whole.
  * Expected text is written out by hand from ep_table_print()'s contract:
  * indent, columns padded to their widest cell, two spaces between columns,
  * the last column of a left-aligned table not padded.
@@ -120,9 +121,114 @@ out:
 	ep_table_free(t);
 }
 
+/* out's text as a string to free(): f is an open_memstream() of it. */
+static char *closed(FILE *f, char **text)
+{
+	fclose(f);
+	return *text;
+}
+
+/*
+ * The streamed document against ep_report_write_json() of the same document
+ * built whole: the same bytes, for nfiles files (0 gives "files": []).
+ * Values with newlines, quotes and non-ASCII in strings, nested arrays and
+ * objects, empty ones, and a file entry bigger than the dump's first buffer.
+ */
+static void test_stream(size_t nfiles)
+{
+	char *whole = NULL, *streamed = NULL, big[40000];
+	size_t whole_len = 0, streamed_len = 0, i;
+	json_t *doc = ep_report_new("elfplt-test/1"), *files, *totals;
+	struct ep_json_stream js;
+	FILE *f;
+
+	CHECK(doc != NULL);
+	if (!doc)
+		return;
+	files = json_object_get(doc, "files");
+	totals = json_pack("{s:I, s:[], s:{}, s:[{s:s}, {s:n}]}", "files", (json_int_t)nfiles,
+			   "empty_array", "empty_object", "list", "k", "line\nbreak", "z");
+	json_object_update(json_object_get(doc, "totals"), totals);
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	for (i = 0; i < nfiles; i++)
+		json_array_append_new(files,
+				      json_pack("{s:s, s:I, s:{s:[i, i, {s:s}], s:{}}, s:s}", "path",
+						i == 1 ? "a \"quoted\"\n\tpath \xc3\xa9" : "p",
+						"index", (json_int_t)i, "nested", "arr", 1, 2, "deep", "v",
+						"none", "big", i == 2 ? big : ""));
+
+	f = open_memstream(&whole, &whole_len);
+	CHECK(f && ep_report_write_json(doc, f) == 0);
+	if (f)
+		closed(f, &whole);
+
+	f = open_memstream(&streamed, &streamed_len);
+	CHECK(f != NULL);
+	if (f) {
+		CHECK(ep_json_stream_begin(&js, f, "elfplt-test/1") == 0);
+		for (i = 0; i < nfiles; i++) {
+			json_t *e = json_array_get(files, i);
+			size_t len;
+			char *text;
+
+			/* Half as ready-made text (as a worker thread makes it), half direct. */
+			if (i % 2) {
+				text = ep_json_dump_at(e, 2, &len);
+				CHECK(text != NULL && strlen(text) == len);
+				if (text)
+					CHECK(ep_json_stream_file_text(&js, text, len) == 0);
+				free(text);
+			} else {
+				CHECK(ep_json_stream_file(&js, e) == 0);
+			}
+		}
+		CHECK(ep_json_stream_end(&js, totals) == 0);
+		closed(f, &streamed);
+	}
+	if (!whole || !streamed || strcmp(whole, streamed) != 0) {
+		fprintf(stderr, "FAIL %s:%d: %zu files: streamed document differs:\n%s\n---\n%s\n",
+			__FILE__, __LINE__, nfiles, whole ? whole : "(null)",
+			streamed ? streamed : "(null)");
+		failures++;
+	}
+	free(whole);
+	free(streamed);
+	json_decref(totals);
+	json_decref(doc);
+}
+
+/* ep_json_dump_at() of scalars and at depth 0: what json_dumps() gives. */
+static void test_dump_at(void)
+{
+	json_t *v = json_pack("{s:[i, s]}", "a", 1, "b\nc");
+	size_t len;
+	char *got = ep_json_dump_at(v, 0, &len), *want;
+
+	want = json_dumps(v, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	CHECK(got && want && strcmp(got, want) == 0 && len == strlen(want));
+	free(got);
+	free(want);
+	/* At depth 3 every line after the first gets 6 more spaces. */
+	got = ep_json_dump_at(v, 3, &len);
+	check_text(got, "{\n        \"a\": [\n          1,\n          \"b\\nc\"\n        ]\n      }",
+		   __LINE__);
+	free(got);
+	json_decref(v);
+	v = json_integer(42);
+	got = ep_json_dump_at(v, 2, &len);
+	check_text(got, "42", __LINE__);
+	free(got);
+	json_decref(v);
+}
+
 int main(void)
 {
 	test_alignment();
 	test_growth();
+	test_dump_at();
+	test_stream(0);
+	test_stream(1);
+	test_stream(5);
 	return failures ? 1 : 0;
 }
