@@ -390,8 +390,13 @@ int ep_for_each_image_jobs(const char *const *paths, size_t n, bool populate, un
 		jobs = (unsigned int)pl.count;
 	/* Threads need libelf set up before they start (see ep_libelf_init()). */
 	ep_libelf_init();
+	/*
+	 * The window must outlast the biggest file: while one thread spends a
+	 * millisecond on xfs.ko the others run through dozens of small modules,
+	 * and with 16 slots a thread they stalled on it (2,000 waits per run).
+	 */
 	if (jobs > 1) {
-		p.window = 16 * (size_t)jobs;
+		p.window = 128 * (size_t)jobs;
 		p.slots = calloc(p.window, sizeof(*p.slots));
 	}
 	if (p.slots) {

@@ -141,7 +141,7 @@ typedef int (*ep_emit_fn)(const char *path, void *result, void *ctx, struct ep_e
  * ep_for_each_image() with compute spread over jobs threads (capped at
  * EP_JOBS_MAX and the number of inputs), the calling thread being one of
  * them, and emit and on_error called on the calling thread strictly in input
- * order, so the output is the same for any jobs.  At most 16 * jobs inputs
+ * order, so the output is the same for any jobs.  At most 128 * jobs inputs
  * are computed ahead of the one being emitted.  With jobs <= 1 (or if no
  * thread starts) everything runs on the calling thread, compute then emit
  * for one input after the other.
