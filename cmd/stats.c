@@ -200,20 +200,20 @@ static void print_file(FILE *out, const struct ep_image *img, const struct ep_fi
 			const struct ep_relsec_stats *s = &fs->secs[i];
 
 			ep_table_row(t);
-			ep_table_cell(t, "[%zu]", s->index);
+			ep_table_cell_index(t, s->index, NULL);
 			ep_table_cell_str(t, s->name);
 			ep_table_cell_str(t, ep_relkind_name(s->kind));
 			ep_table_cell_u64(t, s->entries);
 			ep_table_cell_u64(t, s->relocations);
 			if (s->target)
-				ep_table_cell(t, "[%zu] %s", s->target, s->target_name);
+				ep_table_cell_index(t, s->target, s->target_name);
 			else
-				ep_table_cell(t, "-");
+				ep_table_cell_str(t, "-");
 			ep_table_cell_str(t, s->target_exec ? "yes" : "no");
 			if (s->symtab)
-				ep_table_cell(t, "[%zu] %s", s->symtab, img->sections[s->symtab].name);
+				ep_table_cell_index(t, s->symtab, img->sections[s->symtab].name);
 			else
-				ep_table_cell(t, "-");
+				ep_table_cell_str(t, "-");
 		}
 		if (t)
 			ep_table_print(t, out, "  ");
@@ -449,7 +449,7 @@ static void totals_text(struct stats_run *run)
 		fprintf(out, "top %zu files by relocations:\n", ntop);
 		for (i = 0; t && i < ntop; i++) {
 			ep_table_row(t);
-			ep_table_cell(t, "%zu", i + 1);
+			ep_table_cell_u64(t, i + 1);
 			ep_table_cell_u64(t, run->tops[i].relocations);
 			ep_table_cell_str(t, run->tops[i].path);
 		}

@@ -398,6 +398,34 @@ void ep_table_cell_u64(struct ep_table *t, uint64_t v)
 	t->used += n;
 }
 
+void ep_table_cell_index(struct ep_table *t, uint64_t index, const char *name)
+{
+	struct ep_cell *c = next_cell(t);
+	size_t name_len = name ? strlen(name) : 0, n = 0;
+	char digits[20];	/* 2^64 - 1 has 20 */
+	char *p;
+
+	do {
+		digits[sizeof(digits) - ++n] = (char)('0' + index % 10);
+		index /= 10;
+	} while (index);
+	if (!c || !text_room(t, n + 3 + name_len))
+		return;
+	p = t->text + t->used;
+	*p++ = '[';
+	memcpy(p, digits + sizeof(digits) - n, n);
+	p += n;
+	*p++ = ']';
+	if (name) {
+		*p++ = ' ';
+		memcpy(p, name, name_len);
+		p += name_len;
+	}
+	c->off = t->used;
+	c->len = (size_t)(p - (t->text + t->used));
+	t->used += c->len;
+}
+
 int ep_table_print(const struct ep_table *t, FILE *out, const char *indent)
 {
 	size_t width[16] = { 0 }, line_max, ilen = strlen(indent), r;

@@ -111,6 +111,9 @@ void ep_table_cell(struct ep_table *t, const char *fmt, ...) __attribute__((form
 void ep_table_cell_str(struct ep_table *t, const char *s);
 void ep_table_cell_u64(struct ep_table *t, uint64_t v);
 
+/* "[index]", or "[index] name" when name is not NULL: a section as readelf shows it. */
+void ep_table_cell_index(struct ep_table *t, uint64_t index, const char *name);
+
 /*
  * Print t to out, each line starting with indent, columns separated by two
  * spaces and padded to their widest cell.  Returns 0 or -EP_ENOMEM.

@@ -83,6 +83,29 @@ static void test_alignment(void)
 	ep_table_free(t);
 }
 
+/* ep_table_cell_index(): readelf's "[N]" and "[N] NAME". */
+static void test_index_cells(void)
+{
+	static const char *const hdr[] = { "sec" };
+	struct ep_table *t = ep_table_new(1, hdr, "l");
+	char *s;
+
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	ep_table_row(t);
+	ep_table_cell_index(t, 0, NULL);
+	ep_table_row(t);
+	ep_table_cell_index(t, 12345, ".rela.text");
+	ep_table_row(t);
+	ep_table_cell_index(t, UINT64_MAX, "");
+	s = printed(t, "");
+	/* One left-aligned column, the last: no padding. */
+	check_text(s, "sec\n[0]\n[12345] .rela.text\n[18446744073709551615] \n", __LINE__);
+	free(s);
+	ep_table_free(t);
+}
+
 /* Cells larger than the table's first text buffer (1 KiB) and many of them. */
 static void test_growth(void)
 {
@@ -226,6 +249,7 @@ int main(void)
 {
 	test_alignment();
 	test_growth();
+	test_index_cells();
 	test_dump_at();
 	test_stream(0);
 	test_stream(1);
