@@ -245,11 +245,51 @@ static void test_dump_at(void)
 	json_decref(v);
 }
 
+/* ep_percent() against glibc's printf("%.1f%%"), the independent oracle. */
+static void check_percent(uint64_t part, uint64_t whole)
+{
+	char got[32], want[32];
+
+	ep_percent(got, sizeof(got), part, whole);
+	snprintf(want, sizeof(want), "%.1f%%", 100.0 * (double)part / (double)whole);
+	if (strcmp(got, want) != 0) {
+		fprintf(stderr, "FAIL %s:%d: ep_percent(%" PRIu64 ", %" PRIu64 ") = %s, printf %s\n",
+			__FILE__, __LINE__, part, whole, got, want);
+		failures++;
+	}
+}
+
+static void test_percent(void)
+{
+	uint64_t whole, part, x = 88172645463325252ull;
+	char buf[32];
+	int i;
+
+	CHECK(strcmp(ep_percent(buf, sizeof(buf), 5, 0), "-") == 0);
+	/* Every share of every whole up to 1500: ties such as 1/16 (6.25%) among them. */
+	for (whole = 1; whole <= 1500; whole++)
+		for (part = 0; part <= whole; part++)
+			check_percent(part, whole);
+	CHECK(strcmp(ep_percent(buf, sizeof(buf), 1, 16), "6.2%") == 0);	/* tie: to even */
+	CHECK(strcmp(ep_percent(buf, sizeof(buf), 3, 16), "18.8%") == 0);	/* 18.75: to even */
+	CHECK(strcmp(ep_percent(buf, sizeof(buf), 7, 7), "100.0%") == 0);
+	/* Large wholes, up to and past 2^40 (xorshift64 for the numbers). */
+	for (i = 0; i < 200000; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		whole = (x >> (i % 40)) | 1;
+		part = x % (whole + 1);
+		check_percent(part, whole);
+	}
+}
+
 int main(void)
 {
 	test_alignment();
 	test_growth();
 	test_index_cells();
+	test_percent();
 	test_dump_at();
 	test_stream(0);
 	test_stream(1);
