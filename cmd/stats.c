@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd/elfplt.h"
 #include "lib/reloc.h"
@@ -487,6 +488,9 @@ static void stats_usage(FILE *f)
 	      f);
 }
 
+/* stdio's buffer for the report when it does not go to a terminal (stdout too). */
+static char out_buffer[1 << 18];
+
 static int cmd_stats(int argc, char **argv, struct ep_global *g)
 {
 	static const struct option longopts[] = {
@@ -534,6 +538,13 @@ static int cmd_stats(int argc, char **argv, struct ep_global *g)
 	rc = ep_output_open(g, &in);
 	if (rc)
 		return rc;
+	/*
+	 * stdio's 4 KiB buffer made a write(2) per 4 KiB: 10,000 of them for the
+	 * module tree's JSON.  A terminal keeps its line buffering.
+	 */
+	/* glibc takes the size only with a buffer, which must outlive the stream. */
+	if (!isatty(fileno(g->out)))
+		setvbuf(g->out, out_buffer, _IOFBF, sizeof(out_buffer));
 	run.json = g->format == EP_FORMAT_JSON;
 	/* jansson's hash seed, set here once: the workers make objects too. */
 	json_object_seed(0);
