@@ -4,7 +4,6 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -12,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cmd/elfplt.h"
@@ -215,35 +215,22 @@ unsigned int ep_jobs_default(void)
 	return n > EP_JOBS_MAX ? EP_JOBS_MAX : (unsigned int)n;
 }
 
-/* What one input came to, kept until its turn to be emitted. */
-struct slot {
-	bool done;		/* computed, not yet emitted */
+/* What one input came to, until its turn to be emitted. */
+struct outcome {
 	int rc;			/* 0, or a negative ep_errcode with err filled */
 	bool quiet;		/* a walked file that is not ELF: pass over */
-	void *result;		/* compute()'s, when rc is 0 */
+	void *result;		/* compute()'s bytes (malloc'd), when rc is 0 */
+	size_t result_len;
 	struct ep_error err;
 };
 
-/*
- * The inputs shared between the threads, which claim them in order, and the
- * calling thread, which emits them in the same order and, rather than wait
- * for the next one to be done, claims and computes inputs itself: with jobs
- * threads in all, jobs - 1 workers are started.  No thread runs more than
- * window inputs ahead of the emitter, which bounds the memory results hold.
- */
-struct pool {
+struct run {
 	const struct ep_pathlist *pl;
 	bool populate;
 	ep_compute_fn compute;
+	ep_emit_fn emit;
+	ep_error_fn on_error;
 	void *ctx;
-	pthread_mutex_t lock;
-	pthread_cond_t room;	/* workers wait here for the window to move */
-	pthread_cond_t ready;	/* the emitter waits here for its next input */
-	bool emitter_waiting;
-	size_t next;		/* next input to claim */
-	size_t emitted;		/* inputs emitted */
-	size_t window;		/* slots */
-	struct slot *slots;
 };
 
 /*
@@ -262,108 +249,182 @@ static const char *shown_name(const char *path, char **clean)
 	return *clean;
 }
 
-/* Open input i, compute on it, close it: the part that runs on any thread. */
-static void process(const struct pool *p, size_t i, struct slot *sl)
+/* Open input i, compute on it, close it: the part a worker process may do. */
+static void process(const struct run *r, size_t i, struct outcome *o)
 {
-	const char *path = p->pl->paths[i];
+	const char *path = r->pl->paths[i];
 	char *clean;
 	const char *shown = shown_name(path, &clean);
 	struct ep_blob blob;
 	struct ep_image img;
 
-	sl->result = NULL;
-	sl->quiet = false;
-	sl->rc = ep_blob_open(&blob, path, p->populate, &sl->err);
-	if (sl->rc) {
-		sl->quiet = pass_over(p->pl->walked[i], path, NULL, &sl->err);
+	o->result = NULL;
+	o->result_len = 0;
+	o->quiet = false;
+	o->err.code = EP_OK;
+	o->err.message[0] = '\0';
+	o->rc = ep_blob_open(&blob, path, r->populate, &o->err);
+	if (o->rc) {
+		o->quiet = pass_over(r->pl->walked[i], path, NULL, &o->err);
 		free(clean);
 		return;
 	}
-	sl->rc = ep_image_open(&img, shown, blob.bytes, blob.size, &sl->err);
-	if (sl->rc == 0) {
-		sl->rc = p->compute(&img, &blob, p->ctx, &sl->result, &sl->err);
+	o->rc = ep_image_open(&img, shown, blob.bytes, blob.size, &o->err);
+	if (o->rc == 0) {
+		o->rc = r->compute(&img, &blob, r->ctx, &o->result, &o->result_len, &o->err);
 		ep_image_close(&img);
 	} else {
-		sl->quiet = pass_over(p->pl->walked[i], path, &blob, &sl->err);
+		o->quiet = pass_over(r->pl->walked[i], path, &blob, &o->err);
 	}
 	ep_blob_close(&blob);
 	free(clean);
 }
 
-/* With the lock held: claim the next input if the window allows; SIZE_MAX if not. */
-static size_t claim(struct pool *p)
-{
-	if (p->next >= p->pl->count || p->next >= p->emitted + p->window)
-		return SIZE_MAX;
-	return p->next++;
-}
-
-/* Compute input i (claimed, lock not held) and mark it done. */
-static void work_on(struct pool *p, size_t i)
-{
-	process(p, i, &p->slots[i % p->window]);
-	pthread_mutex_lock(&p->lock);
-	p->slots[i % p->window].done = true;
-	if (i == p->emitted && p->emitter_waiting)
-		pthread_cond_signal(&p->ready);
-}
-
-static void *worker(void *arg)
-{
-	struct pool *p = arg;
-	size_t i;
-
-	pthread_mutex_lock(&p->lock);
-	for (;;) {
-		while ((i = claim(p)) == SIZE_MAX && p->next < p->pl->count)
-			pthread_cond_wait(&p->room, &p->lock);
-		if (i == SIZE_MAX)
-			break;
-		pthread_mutex_unlock(&p->lock);
-		work_on(p, i);	/* returns with the lock held */
-	}
-	pthread_mutex_unlock(&p->lock);
-	return NULL;
-}
-
-/* On the calling thread: until input i is done, work on others or wait. */
-static void await(struct pool *p, size_t i)
-{
-	struct slot *sl = &p->slots[i % p->window];
-	size_t j;
-
-	pthread_mutex_lock(&p->lock);
-	while (!sl->done) {
-		j = claim(p);
-		if (j != SIZE_MAX) {
-			pthread_mutex_unlock(&p->lock);
-			work_on(p, j);
-			continue;
-		}
-		p->emitter_waiting = true;
-		pthread_cond_wait(&p->ready, &p->lock);
-		p->emitter_waiting = false;
-	}
-	pthread_mutex_unlock(&p->lock);
-}
-
-/* Report input i's outcome; returns false when it failed. */
-static bool finish(const struct pool *p, size_t i, struct slot *sl, ep_emit_fn emit,
-		   ep_error_fn on_error)
+/* Report input i's outcome and free its result; returns false when it failed. */
+static bool finish(const struct run *r, size_t i, struct outcome *o)
 {
 	char *clean;
-	const char *shown = shown_name(p->pl->paths[i], &clean);
+	const char *shown = shown_name(r->pl->paths[i], &clean);
 	bool ok;
 
-	if (sl->rc == 0)
-		sl->rc = emit(shown, sl->result, p->ctx, &sl->err);
-	ok = sl->rc == 0 || sl->quiet;
+	if (o->rc == 0)
+		o->rc = r->emit(shown, o->result, o->result_len, r->ctx, &o->err);
+	free(o->result);
+	o->result = NULL;
+	ok = o->rc == 0 || o->quiet;
 	if (!ok) {
-		fprintf(stderr, "elfplt: %s\n", sl->err.message);
-		on_error(shown, &sl->err, p->ctx);
+		fprintf(stderr, "elfplt: %s\n", o->err.message);
+		r->on_error(shown, &o->err, r->ctx);
 	}
 	free(clean);
 	return ok;
+}
+
+/* An outcome as it goes through a worker's pipe: this, the message, the result. */
+struct wire {
+	int32_t rc;
+	uint32_t code;		/* err.code */
+	uint32_t quiet;
+	uint32_t message_len;	/* bytes of err.message, without its NUL */
+	uint64_t result_len;
+};
+
+static bool write_all(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+	ssize_t k;
+
+	while (n) {
+		k = write(fd, p, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return false;
+		p += k;
+		n -= (size_t)k;
+	}
+	return true;
+}
+
+static bool read_all(int fd, void *buf, size_t n)
+{
+	char *p = buf;
+	ssize_t k;
+
+	while (n) {
+		k = read(fd, p, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return false;
+		p += k;
+		n -= (size_t)k;
+	}
+	return true;
+}
+
+/* Worker k of jobs: inputs k, k + jobs, k + 2 jobs, ... in order into fd. */
+static void worker(const struct run *r, unsigned int k, unsigned int jobs, int fd)
+{
+	struct outcome o;
+	struct wire w;
+	size_t i;
+
+	for (i = k; i < r->pl->count; i += jobs) {
+		process(r, i, &o);
+		w = (struct wire){ .rc = o.rc, .code = o.err.code, .quiet = o.quiet };
+		if (o.rc)
+			w.message_len = (uint32_t)strnlen(o.err.message, sizeof(o.err.message) - 1);
+		w.result_len = o.rc ? 0 : o.result_len;
+		if (!write_all(fd, &w, sizeof(w)) || !write_all(fd, o.err.message, w.message_len) ||
+		    !write_all(fd, o.result, w.result_len))
+			_exit(1);	/* the main process is gone */
+		free(o.result);
+	}
+	_exit(0);
+}
+
+/* Read input i's outcome from its worker; false when the worker is gone. */
+static bool receive(const struct run *r, size_t i, int fd, struct outcome *o)
+{
+	struct wire w;
+
+	memset(o, 0, sizeof(*o));
+	if (!read_all(fd, &w, sizeof(w)) || w.message_len >= sizeof(o->err.message))
+		return false;
+	o->rc = w.rc;
+	o->quiet = w.quiet;
+	o->err.code = (enum ep_errcode)w.code;
+	if (!read_all(fd, o->err.message, w.message_len))
+		return false;
+	o->err.message[w.message_len] = '\0';
+	if (w.rc == 0 && w.result_len) {
+		o->result = malloc(w.result_len);
+		if (!o->result) {
+			o->rc = ep_error_set(&o->err, EP_ENOMEM, "%s: out of memory",
+					     r->pl->paths[i]);
+			return false;
+		}
+		o->result_len = w.result_len;
+		if (!read_all(fd, o->result, w.result_len)) {
+			free(o->result);
+			o->result = NULL;
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * Start up to jobs workers, each with a pipe for its outcomes; fd[k] gets
+ * worker k's read end, pid[k] its process.  Returns how many started.
+ */
+static unsigned int start_workers(const struct run *r, unsigned int jobs, int *fd, pid_t *pid)
+{
+	unsigned int k, j;
+	int p[2];
+
+	for (k = 0; k < jobs; k++) {
+		if (pipe2(p, O_CLOEXEC) != 0)
+			break;
+		/* A big pipe lets a worker run far ahead past a slow input of another. */
+		fcntl(p[1], F_SETPIPE_SZ, 1 << 20);
+		pid[k] = fork();
+		if (pid[k] < 0) {
+			close(p[0]);
+			close(p[1]);
+			break;
+		}
+		if (pid[k] == 0) {
+			for (j = 0; j < k; j++)
+				close(fd[j]);
+			close(p[0]);
+			worker(r, k, jobs, p[1]);
+		}
+		close(p[1]);
+		fd[k] = p[0];
+	}
+	return k;
 }
 
 int ep_for_each_image_jobs(const char *const *paths, size_t n, bool populate, unsigned int jobs,
@@ -372,11 +433,13 @@ int ep_for_each_image_jobs(const char *const *paths, size_t n, bool populate, un
 {
 	struct ep_pathlist pl = { 0 };
 	struct ep_error err = { 0 };
-	struct pool p = { .pl = &pl, .populate = populate, .compute = compute, .ctx = ctx };
-	pthread_t threads[EP_JOBS_MAX];
-	unsigned int workers = 0, t;
+	struct run r = { &pl, populate, compute, emit, on_error, ctx };
+	bool alive[EP_JOBS_MAX] = { false };
+	int fd[EP_JOBS_MAX];
+	pid_t pid[EP_JOBS_MAX];
+	unsigned int started = 0, k;
 	int status = EP_EXIT_OK;
-	struct slot one;
+	struct outcome o;
 	size_t i;
 
 	if (ep_pathlist_expand(&pl, paths, n, &err)) {
@@ -388,52 +451,44 @@ int ep_for_each_image_jobs(const char *const *paths, size_t n, bool populate, un
 		jobs = EP_JOBS_MAX;
 	if (jobs > pl.count)
 		jobs = (unsigned int)pl.count;
-	/* Threads need libelf set up before they start (see ep_libelf_init()). */
 	ep_libelf_init();
-	/*
-	 * The window must outlast the biggest file: while one thread spends a
-	 * millisecond on xfs.ko the others run through dozens of small modules,
-	 * and with 16 slots a thread they stalled on it (2,000 waits per run).
-	 */
 	if (jobs > 1) {
-		p.window = 128 * (size_t)jobs;
-		p.slots = calloc(p.window, sizeof(*p.slots));
-	}
-	if (p.slots) {
-		pthread_mutex_init(&p.lock, NULL);
-		pthread_cond_init(&p.room, NULL);
-		pthread_cond_init(&p.ready, NULL);
-		for (t = 1; t < jobs; t++)
-			if (pthread_create(&threads[workers], NULL, worker, &p) == 0)
-				workers++;
+		/* What is buffered must not be written again by a worker's copy. */
+		fflush(NULL);
+		started = start_workers(&r, jobs, fd, pid);
+		if (started < jobs) {
+			/* A partial set would leave inputs to nobody: do without. */
+			for (k = 0; k < started; k++) {
+				close(fd[k]);
+				waitpid(pid[k], NULL, 0);
+			}
+			started = 0;
+		}
+		for (k = 0; k < started; k++)
+			alive[k] = true;
 	}
 	for (i = 0; i < pl.count; i++) {
-		struct slot *sl = &one;
+		k = started ? (unsigned int)(i % started) : 0;
+		if (!started || !alive[k]) {
+			/* One job, or that worker died: here, in order. */
+			process(&r, i, &o);
+		} else if (!receive(&r, i, fd[k], &o)) {
+			/* It died on this input (a bug): report it, do its rest here. */
+			char *clean;
 
-		if (workers) {
-			sl = &p.slots[i % p.window];
-			await(&p, i);
-		} else {
-			/* One job, or no thread would start: here, in order. */
-			process(&p, i, sl);
+			alive[k] = false;
+			free(o.result);
+			o = (struct outcome){ .rc = -EP_EIO };
+			ep_error_set(&o.err, EP_EIO, "%s: the worker process analysing it died",
+				     shown_name(pl.paths[i], &clean));
+			free(clean);
 		}
-		if (!finish(&p, i, sl, emit, on_error))
+		if (!finish(&r, i, &o))
 			status = EP_EXIT_FAILED;
-		if (workers) {
-			pthread_mutex_lock(&p.lock);
-			sl->done = false;
-			p.emitted++;
-			pthread_cond_broadcast(&p.room);
-			pthread_mutex_unlock(&p.lock);
-		}
 	}
-	for (t = 0; t < workers; t++)
-		pthread_join(threads[t], NULL);
-	if (p.slots) {
-		pthread_mutex_destroy(&p.lock);
-		pthread_cond_destroy(&p.room);
-		pthread_cond_destroy(&p.ready);
-		free(p.slots);
+	for (k = 0; k < started; k++) {
+		close(fd[k]);
+		waitpid(pid[k], NULL, 0);
 	}
 	ep_pathlist_free(&pl);
 	return status;
@@ -447,18 +502,21 @@ struct serial {
 };
 
 static int serial_compute(struct ep_image *img, const struct ep_blob *blob, void *ctx,
-			  void **result, struct ep_error *err)
+			  void **result, size_t *result_len, struct ep_error *err)
 {
 	const struct serial *s = ctx;
 
 	*result = NULL;
+	*result_len = 0;
 	return s->fn(img, blob, s->ctx, err);
 }
 
-static int serial_emit(const char *path, void *result, void *ctx, struct ep_error *err)
+static int serial_emit(const char *path, const void *result, size_t result_len, void *ctx,
+		       struct ep_error *err)
 {
 	(void)path;
 	(void)result;
+	(void)result_len;
 	(void)ctx;
 	(void)err;
 	return 0;

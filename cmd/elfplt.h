@@ -118,34 +118,41 @@ typedef void (*ep_error_fn)(const char *path, const struct ep_error *err, void *
 int ep_for_each_image(const char *const *paths, size_t n, bool populate, ep_image_fn fn,
 		      ep_error_fn on_error, void *ctx);
 
-/* Most jobs (threads) ep_for_each_image_jobs() runs. */
+/* Most jobs (worker processes) ep_for_each_image_jobs() runs. */
 #define EP_JOBS_MAX 8
 
 /* The CPUs this process may run on, at least 1 and at most EP_JOBS_MAX. */
 unsigned int ep_jobs_default(void);
 
 /*
- * The per-file work split for threads.  compute runs on a worker thread with
- * the input open; it must not print nor change anything but its own result,
- * which it hands over through *result (NULL is fine).  emit runs on the
- * calling thread, in input order, for each input compute succeeded on: it
- * writes the output, adds to run totals and frees result.  Either returns 0,
- * or a negative ep_errcode with err filled to have the file reported as
- * failed (emit still frees result).
+ * The per-file work split in two.  compute runs with the input open, in a
+ * worker process or not: it must not print, and all it hands on is its
+ * result, one malloc'd block of bytes (*result, *result_len; NULL and 0 are
+ * fine) that may cross a pipe, so no pointers in it.  emit runs in the
+ * calling process, in input order, for each input compute succeeded on: it
+ * writes the output and adds to run totals from the bytes (the loop frees
+ * them).  Either returns 0, or a negative ep_errcode with err filled to
+ * have the file reported as failed.
  */
 typedef int (*ep_compute_fn)(struct ep_image *img, const struct ep_blob *blob, void *ctx,
-			     void **result, struct ep_error *err);
-typedef int (*ep_emit_fn)(const char *path, void *result, void *ctx, struct ep_error *err);
+			     void **result, size_t *result_len, struct ep_error *err);
+typedef int (*ep_emit_fn)(const char *path, const void *result, size_t result_len, void *ctx,
+			  struct ep_error *err);
 
 /*
- * ep_for_each_image() with compute spread over jobs threads (capped at
- * EP_JOBS_MAX and the number of inputs), the calling thread being one of
- * them, and emit and on_error called on the calling thread strictly in input
- * order, so the output is the same for any jobs.  At most 128 * jobs inputs
- * are computed ahead of the one being emitted.  With jobs <= 1 (or if no
- * thread starts) everything runs on the calling thread, compute then emit
- * for one input after the other.
- * Returns EP_EXIT_OK, or EP_EXIT_FAILED when any file failed.
+ * ep_for_each_image() with compute spread over jobs worker processes (capped
+ * at EP_JOBS_MAX and the number of inputs), worker k taking inputs k,
+ * k + jobs, ... and sending their results through a pipe; emit and on_error
+ * run in the calling process strictly in input order, so the output is the
+ * same for any jobs.  Processes, not threads: each maps and unmaps its
+ * inputs in its own address space, where threads made every munmap() a TLB
+ * shootdown of the other CPUs and serialised on the one mmap lock.  Buffered
+ * output is flushed before the workers start.  A worker that dies has its
+ * input reported as failed (EP_EIO) and the rest of its inputs done by the
+ * calling process.  With jobs <= 1 (or if the workers cannot start)
+ * everything runs in the calling process, compute then emit for one input
+ * after the other.  Returns EP_EXIT_OK, or EP_EXIT_FAILED when any file
+ * failed.
  */
 int ep_for_each_image_jobs(const char *const *paths, size_t n, bool populate, unsigned int jobs,
 			   ep_compute_fn compute, ep_emit_fn emit, ep_error_fn on_error,

@@ -29,20 +29,22 @@ struct top_entry {
 };
 
 /*
- * What emit_file() needs of one file once its image is closed: the file's
- * output, already rendered on the worker thread, and its share of the totals.
+ * What compute_file() hands emit_file() of one file, maybe through a pipe
+ * from a worker process: this header, then ntypes struct ep_type_count (the
+ * file's counts by type, for the totals), then out_len bytes of its report
+ * as rendered there (a text block, or its files[] entry; none for text with
+ * --top).
  */
 struct file_result {
-	char *out;		/* text block or JSON files[] entry; NULL with --top (text) */
-	size_t out_len;		/* bytes */
-	unsigned int e_machine;
 	uint64_t relocations;
-	size_t nsecs;
+	uint64_t nsecs;
 	struct ep_sizes sizes;
-	struct ep_type_counts types;
+	uint64_t out_len;
+	uint32_t e_machine;
+	uint32_t ntypes;
 };
 
-/* The run; workers only read g, top and json (compute_file()). */
+/* The run; compute_file() only reads g, top and json. */
 struct stats_run {
 	struct ep_global *g;
 	bool json;		/* --format=json */
@@ -266,10 +268,12 @@ static struct machine_totals *machine_slot(struct stats_run *run, unsigned int e
 	return m;
 }
 
-static int add_totals(struct stats_run *run, const char *path, const struct file_result *r)
+static int add_totals(struct stats_run *run, const char *path, const struct file_result *r,
+		      const struct ep_type_count *types)
 {
 	struct machine_totals *m = machine_slot(run, r->e_machine);
 	struct top_entry *t;
+	uint32_t i;
 
 	run->nfiles++;
 	run->relocations += r->relocations;
@@ -277,8 +281,11 @@ static int add_totals(struct stats_run *run, const char *path, const struct file
 	run->sizes.text += r->sizes.text;
 	run->sizes.data += r->sizes.data;
 	run->sizes.bss += r->sizes.bss;
-	if (!m || ep_type_counts_merge(&m->types, &r->types))
+	if (!m)
 		return -EP_ENOMEM;
+	for (i = 0; i < r->ntypes; i++)
+		if (ep_type_counts_add(&m->types, types[i].r_type, types[i].count))
+			return -EP_ENOMEM;
 	m->files++;
 	m->relocations += r->relocations;
 	t = realloc(run->tops, (run->ntops + 1) * sizeof(*t));
@@ -295,78 +302,103 @@ static int add_totals(struct stats_run *run, const char *path, const struct file
 
 /* The file's report, as the bytes emit_file() writes: text, or a files[] entry. */
 static int render_file(const struct stats_run *run, const struct ep_image *img,
-		       const struct ep_blob *blob, const struct ep_file_stats *fs,
-		       struct file_result *r)
+		       const struct ep_blob *blob, const struct ep_file_stats *fs, char **out,
+		       size_t *out_len)
 {
 	json_t *o;
 	FILE *f;
 
+	*out = NULL;
+	*out_len = 0;
 	if (run->json) {
 		o = json_file(img, blob, fs);
-		r->out = o ? ep_json_dump_at(o, 2, &r->out_len) : NULL;
+		*out = o ? ep_json_dump_at(o, 2, out_len) : NULL;
 		json_decref(o);
-		return r->out ? 0 : -EP_ENOMEM;
+		return *out ? 0 : -EP_ENOMEM;
 	}
 	if (run->top)
 		return 0;
-	f = open_memstream(&r->out, &r->out_len);
+	f = open_memstream(out, out_len);
 	if (!f)
 		return -EP_ENOMEM;
 	print_file(f, img, fs);
 	if (fclose(f) != 0) {
-		free(r->out);
-		r->out = NULL;
+		free(*out);
+		*out = NULL;
 		return -EP_ENOMEM;
 	}
 	return 0;
 }
 
-/* On a worker thread: count, render, keep what the totals need. */
+/* Maybe in a worker process: count, render, pack what emit_file() needs. */
 static int compute_file(struct ep_image *img, const struct ep_blob *blob, void *ctx,
-			void **result, struct ep_error *err)
+			void **result, size_t *result_len, struct ep_error *err)
 {
 	const struct stats_run *run = ctx;
-	struct file_result *r = calloc(1, sizeof(*r));
+	struct file_result r = { 0 };
+	struct ep_type_count *types;
 	struct ep_file_stats fs;
+	unsigned char *p;
+	char *out = NULL;
+	size_t i, out_len = 0;
 	int rc;
 
-	if (!r)
-		return ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
 	rc = ep_stats_file(img, &fs, err);
-	if (rc == 0 && render_file(run, img, blob, &fs, r))
+	if (rc == 0 && render_file(run, img, blob, &fs, &out, &out_len))
 		rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
-	if (rc == 0) {
-		r->e_machine = img->ehdr.e_machine;
-		r->relocations = fs.relocations;
-		r->nsecs = fs.nsecs;
-		r->sizes = fs.sizes;
-		r->types = fs.types;	/* taken over: the totals merge it */
-		memset(&fs.types, 0, sizeof(fs.types));
-		*result = r;
-	} else {
-		free(r);
+	if (rc)
+		goto out;
+	r.relocations = fs.relocations;
+	r.nsecs = fs.nsecs;
+	r.sizes = fs.sizes;
+	r.out_len = out_len;
+	r.e_machine = img->ehdr.e_machine;
+	r.ntypes = (uint32_t)fs.types.n;
+	*result_len = sizeof(r) + r.ntypes * sizeof(*types) + out_len;
+	p = malloc(*result_len);
+	if (!p) {
+		rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
+		goto out;
 	}
+	memcpy(p, &r, sizeof(r));
+	types = (struct ep_type_count *)(p + sizeof(r));
+	/* In table order: the totals sort them anyway. */
+	for (i = 0; i < fs.types.cap; i++)
+		if (fs.types.slots[i].count)
+			*types++ = fs.types.slots[i];
+	if (out_len)
+		memcpy(types, out, out_len);
+	*result = p;
+out:
+	free(out);
 	ep_stats_free(&fs);
 	return rc;
 }
 
-/* On the main thread, in input order: write the file's report, add it up. */
-static int emit_file(const char *path, void *result, void *ctx, struct ep_error *err)
+/* In the main process, in input order: write the file's report, add it up. */
+static int emit_file(const char *path, const void *result, size_t result_len, void *ctx,
+		     struct ep_error *err)
 {
 	struct stats_run *run = ctx;
-	struct file_result *r = result;
-	int rc = 0;
+	const unsigned char *p = result;
+	const struct ep_type_count *types;
+	const char *out;
+	struct file_result r;
 
-	if (add_totals(run, path, r))
-		rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", path);
-	else if (run->json)
-		ep_json_stream_file_text(&run->js, r->out, r->out_len);
-	else if (r->out)
-		fwrite(r->out, 1, r->out_len, run->g->out);
-	free(r->out);
-	ep_type_counts_free(&r->types);
-	free(r);
-	return rc;
+	if (result_len >= sizeof(r))
+		memcpy(&r, p, sizeof(r));
+	if (result_len < sizeof(r) || r.ntypes > (result_len - sizeof(r)) / sizeof(*types) ||
+	    r.out_len != result_len - sizeof(r) - r.ntypes * sizeof(*types))
+		return ep_error_set(err, EP_EIO, "%s: the worker's result is malformed", path);
+	types = (const struct ep_type_count *)(p + sizeof(r));
+	out = (const char *)(types + r.ntypes);
+	if (add_totals(run, path, &r, types))
+		return ep_error_set(err, EP_ENOMEM, "%s: out of memory", path);
+	if (run->json)
+		ep_json_stream_file_text(&run->js, out, r.out_len);
+	else if (r.out_len)
+		fwrite(out, 1, r.out_len, run->g->out);
+	return 0;
 }
 
 static void stats_error(const char *path, const struct ep_error *err, void *ctx)
@@ -546,8 +578,6 @@ static int cmd_stats(int argc, char **argv, struct ep_global *g)
 	if (!isatty(fileno(g->out)))
 		setvbuf(g->out, out_buffer, _IOFBF, sizeof(out_buffer));
 	run.json = g->format == EP_FORMAT_JSON;
-	/* jansson's hash seed, set here once: the workers make objects too. */
-	json_object_seed(0);
 	if (run.json && ep_json_stream_begin(&run.js, g->out, "elfplt-stats/1"))
 		run.js.failed = true;
 

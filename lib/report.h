@@ -78,7 +78,7 @@ int ep_json_stream_begin(struct ep_json_stream *js, FILE *out, const char *schem
 
 /*
  * Append a files[] entry: file itself, or text of len bytes that
- * ep_json_dump_at(file, 2, ...) made (on another thread, say).
+ * ep_json_dump_at(file, 2, ...) made (in a worker process, say).
  * Returns 0, -EP_EIO or -EP_ENOMEM.
  */
 int ep_json_stream_file(struct ep_json_stream *js, const json_t *file);

@@ -131,9 +131,9 @@ check "walk: the short file fails" truncated "$(jqr "$T/out" '.files[1].error.co
 check "walk: two stderr lines" 2 "$(wc -l <"$T/err")"
 
 # --- --jobs: the same report, stderr and exit status for any number ----------
-# Files from several threads are still reported strictly in input order.
+# Files from several worker processes are still reported strictly in input order.
 for n in 2 3 8; do
-	cp "$kmod" "$d/k$n.ko"	# more files than threads
+	cp "$kmod" "$d/k$n.ko"	# more files than workers
 done
 for fmt in text json; do
 	run "$ELFPLT" stats --format=$fmt -j 1 "$d"
