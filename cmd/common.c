@@ -451,7 +451,6 @@ int ep_for_each_image_jobs(const char *const *paths, size_t n, bool populate, un
 		jobs = EP_JOBS_MAX;
 	if (jobs > pl.count)
 		jobs = (unsigned int)pl.count;
-	ep_libelf_init();
 	if (jobs > 1) {
 		/* What is buffered must not be written again by a worker's copy. */
 		fflush(NULL);

@@ -4,7 +4,6 @@
 #include <elf.h>
 #include <endian.h>
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,17 +11,7 @@
 #include "lib/elf.h"
 #include "lib/reloc-names.h"
 
-static pthread_once_t libelf_once = PTHREAD_ONCE_INIT;
-
-static void libelf_init_once(void)
-{
-	elf_version(EV_CURRENT);
-}
-
-void ep_libelf_init(void)
-{
-	pthread_once(&libelf_once, libelf_init_once);
-}
+static bool libelf_ready;
 
 static size_t ehdr_size(unsigned int cls)
 {
@@ -294,7 +283,10 @@ int ep_image_open(struct ep_image *img, const char *path, const void *bytes, siz
 		return ep_error_set(err, EP_ETRUNC, "%s: file ends inside the ELF header (%zu bytes)",
 				    path, size);
 
-	ep_libelf_init();
+	if (!libelf_ready) {
+		elf_version(EV_CURRENT);
+		libelf_ready = true;
+	}
 	/*
 	 * elf_memory() reads in ELF_C_READ mode: libelf never writes the image.
 	 * elf_errno() first drops an error left over from an earlier file, so

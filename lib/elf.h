@@ -49,13 +49,6 @@ struct ep_image {
 };
 
 /*
- * Tell libelf the ELF version elfplt reads (elf_version(EV_CURRENT)), once
- * per process whichever thread asks first: elf_version() writes libelf's
- * globals, so threads must not race to call it.  ep_image_open() calls this.
- */
-void ep_libelf_init(void);
-
-/*
  * Open the image bytes[0..size) under the name path (not opened: the caller
  * maps or decodes the file, see lib/input.h).  bytes must stay valid and
  * unchanged until ep_image_close(); nothing is written to them.

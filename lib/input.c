@@ -16,7 +16,6 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "lib/elf.h"
 #include "lib/input.h"
 
 const char *ep_compression_name(enum ep_compression c)
