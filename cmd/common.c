@@ -440,12 +440,27 @@ int ep_for_each_image_jobs(const char *const *paths, size_t n, bool populate, un
 	unsigned int started = 0, k;
 	int status = EP_EXIT_OK;
 	struct outcome o;
-	size_t i;
+	size_t i, a = 0, *ends;
+	bool *found;
 
-	if (ep_pathlist_expand(&pl, paths, n, &err)) {
-		fprintf(stderr, "elfplt: %s\n", err.message);
-		ep_pathlist_free(&pl);
-		return EP_EXIT_FAILED;
+	/*
+	 * One PATH at a time, so that a PATH which yields no ELF file at all (an
+	 * empty or mistyped tree) can be named once every file has been seen.
+	 */
+	ends = calloc(n ? n : 1, sizeof(*ends));
+	found = calloc(n ? n : 1, sizeof(*found));
+	if (!ends || !found) {
+		fputs("elfplt: out of memory\n", stderr);
+		status = EP_EXIT_FAILED;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		if (ep_pathlist_expand(&pl, paths + i, 1, &err)) {
+			fprintf(stderr, "elfplt: %s\n", err.message);
+			status = EP_EXIT_FAILED;
+			goto out;
+		}
+		ends[i] = pl.count;
 	}
 	if (jobs > EP_JOBS_MAX)
 		jobs = EP_JOBS_MAX;
@@ -482,6 +497,10 @@ int ep_for_each_image_jobs(const char *const *paths, size_t n, bool populate, un
 				     shown_name(pl.paths[i], &clean));
 			free(clean);
 		}
+		while (a < n && i >= ends[a])
+			a++;
+		if (a < n && !o.quiet)
+			found[a] = true;
 		if (!finish(&r, i, &o))
 			status = EP_EXIT_FAILED;
 	}
@@ -489,6 +508,18 @@ int ep_for_each_image_jobs(const char *const *paths, size_t n, bool populate, un
 		close(fd[k]);
 		waitpid(pid[k], NULL, 0);
 	}
+	for (a = 0; a < n; a++) {
+		char *clean;
+
+		if (found[a])
+			continue;
+		fprintf(stderr, "elfplt: warning: %s: no ELF files found\n",
+			shown_name(paths[a], &clean));
+		free(clean);
+	}
+out:
+	free(ends);
+	free(found);
 	ep_pathlist_free(&pl);
 	return status;
 }

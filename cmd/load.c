@@ -706,18 +706,22 @@ static void report_text(struct load_run *run, const struct ep_load_totals *t)
 	unsigned int m;
 	int k;
 
-	fprintf(out, "elfplt load: %" PRIu64 " file%s, %" PRIu64 " sections (--sections=%s), %"
-		PRIu64 " bytes", t->files, t->files == 1 ? "" : "s", t->sections,
-		ep_section_set_name(run->set), t->bytes);
+	fprintf(out, "elfplt load: %" PRIu64 " %s, %" PRIu64 " %s (--sections=%s), %" PRIu64
+		" bytes", t->files, ep_plural(t->files, "file", "files"), t->sections,
+		ep_plural(t->sections, "section", "sections"), ep_section_set_name(run->set),
+		t->bytes);
 	if (run->nfailed)
-		fprintf(out, "; %" PRIu64 " files failed and are left out", run->nfailed);
+		fprintf(out, "; %" PRIu64 " %s failed and %s left out", run->nfailed,
+			ep_plural(run->nfailed, "file", "files"), ep_plural(run->nfailed, "is", "are"));
 	fprintf(out, "\n  hybrid: maps %" PRIu64 " of them (%" PRIu64 " bytes) of at least %" PRIu64
 		" bytes, reads the others\n", t->mapped_sections, t->mapped_bytes,
 		run->plan.threshold);
 	if (t->compressed_files)
-		fprintf(out, "  %" PRIu64 " compressed files (%" PRIu64 " sections, %" PRIu64
+		fprintf(out, "  %" PRIu64 " compressed %s (%" PRIu64 " %s, %" PRIu64
 			" bytes; %" PRIu64 " bytes decoded): decoded into memory in every mode,"
-			" mmap cannot help them\n", t->compressed_files, t->compressed_sections,
+			" mmap cannot help them\n", t->compressed_files,
+			ep_plural(t->compressed_files, "file", "files"), t->compressed_sections,
+			ep_plural(t->compressed_sections, "section", "sections"),
 			t->compressed_bytes, t->decoded_bytes);
 	if (!run->cold.requested)
 		fputs("  page cache: warm (--cold not given)\n", out);

@@ -73,11 +73,6 @@ struct plt_run {
 };
 
 /* "slot" or "slots" after the count n. */
-static const char *plural(uint64_t n, const char *one, const char *many)
-{
-	return n == 1 ? one : many;
-}
-
 /* ---- the section table: each model its own columns ------------------------ */
 
 enum field {
@@ -288,8 +283,8 @@ static void print_sorting(FILE *out, uint64_t full, uint64_t partitioned, uint64
 	fprintf(out,
 		"  sorting: %" PRIu64 " %s before v5.8, %" PRIu64 " since; no sort in %" PRIu64
 		" of %" PRIu64 " %s\n",
-		full, plural(full, "entry", "entries"), partitioned, skipped, sections,
-		plural(sections, "section", "sections"));
+		full, ep_plural(full, "entry", "entries"), partitioned, skipped, sections,
+		ep_plural(sections, "section", "sections"));
 }
 
 static void print_object(FILE *out, const struct ep_plt_object *o)
@@ -300,9 +295,9 @@ static void print_object(FILE *out, const struct ep_plt_object *o)
 		"  GOT relocations: %" PRIu64 ", distinct symbols: %" PRIu64 " -> at most %" PRIu64
 		" GOT %s\n",
 		o->branch_relocations, o->undefined_branches, o->distinct_targets,
-		o->distinct_targets, plural(o->distinct_targets, "slot", "slots"),
+		o->distinct_targets, ep_plural(o->distinct_targets, "slot", "slots"),
 		o->got_relocations, o->distinct_got_symbols, o->distinct_got_symbols,
-		plural(o->distinct_got_symbols, "entry", "entries"));
+		ep_plural(o->distinct_got_symbols, "entry", "entries"));
 }
 
 static void print_linked(FILE *out, const struct ep_plt_linked *l)
@@ -312,8 +307,8 @@ static void print_linked(FILE *out, const struct ep_plt_linked *l)
 		" GLOB_DAT %s\n"
 		"  sizes: .plt %" PRIu64 ", .plt.sec %" PRIu64 ", .got %" PRIu64 ", .got.plt %" PRIu64
 		" bytes\n",
-		l->plt_slots, plural(l->plt_slots, "slot", "slots"), l->jump_slot, l->irelative,
-		l->glob_dat, plural(l->glob_dat, "entry", "entries"), l->plt_bytes,
+		l->plt_slots, ep_plural(l->plt_slots, "slot", "slots"), l->jump_slot, l->irelative,
+		l->glob_dat, ep_plural(l->glob_dat, "entry", "entries"), l->plt_bytes,
 		l->plt_sec_bytes, l->got_bytes, l->got_plt_bytes);
 }
 
@@ -324,7 +319,7 @@ static void print_timing(FILE *out, const char *what, unsigned int reps, uint64_
 	fprintf(out,
 		"  timing (%s of %u %s): full sort %" PRIu64 " ns, partition + sort %" PRIu64
 		" ns\n",
-		what, reps, plural(reps, "run", "runs"), full_ns, partitioned_ns);
+		what, reps, ep_plural(reps, "run", "runs"), full_ns, partitioned_ns);
 }
 
 static void print_module(FILE *out, const struct ep_plt_result *res)
@@ -339,7 +334,7 @@ static void print_module(FILE *out, const struct ep_plt_result *res)
 		fprintf(out,
 			"  %s: %" PRIu64 " %s (minimal %" PRIu64 "), %s %" PRIu64
 			" bytes (minimal %" PRIu64 ")\n",
-			ep_plt_group_name(g), gr->slots, plural(gr->slots, "slot", "slots"),
+			ep_plt_group_name(g), gr->slots, ep_plural(gr->slots, "slot", "slots"),
 			gr->slots_minimal, g == EP_PLT_CORE ? ".plt" : ".init.plt", gr->bytes,
 			gr->bytes_minimal);
 	}
@@ -637,30 +632,30 @@ static void print_totals(struct plt_run *run)
 	const char *sep = ": ";
 	size_t i;
 
-	fprintf(out, "total: %" PRIu64 " %s", t->files, plural(t->files, "file", "files"));
+	fprintf(out, "total: %" PRIu64 " %s", t->files, ep_plural(t->files, "file", "files"));
 	for (i = 0; i < NVIEWS; i++) {
 		const uint64_t n = files_of(t, model_views[i].model);
 
 		if (!n)
 			continue;
 		fprintf(out, "%s%" PRIu64 " %s", sep, n,
-			plural(n, model_views[i].one, model_views[i].many));
+			ep_plural(n, model_views[i].one, model_views[i].many));
 		sep = ", ";
 	}
 	if (t->not_covered)
 		fprintf(out, "%s%" PRIu64 " not covered", sep, t->not_covered);
 	if (t->files_failed)
 		fprintf(out, "; %" PRIu64 " %s failed", t->files_failed,
-			plural(t->files_failed, "file", "files"));
+			ep_plural(t->files_failed, "file", "files"));
 	fputc('\n', out);
 	if (a->files) {
 		fprintf(out, "%s, %" PRIu64 " %s (%" PRIu64 " rejected by the kernel):\n",
 			ep_plt_model_arm64_module.name, a->files,
-			plural(a->files, "module", "modules"), a->rejected);
+			ep_plural(a->files, "module", "modules"), a->rejected);
 		fprintf(out,
 			"  slots: %" PRIu64 " (minimal %" PRIu64 "), %" PRIu64 " %s; .plt and .init.plt"
 			" %" PRIu64 " bytes (minimal %" PRIu64 ")\n",
-			a->slots, a->slots_minimal, a->veneers, plural(a->veneers, "veneer", "veneers"),
+			a->slots, a->slots_minimal, a->veneers, ep_plural(a->veneers, "veneer", "veneers"),
 			a->bytes, a->bytes_minimal);
 		print_sorting(out, a->sorted_full, a->sorted_partitioned, a->sort_skipped,
 			      a->sort_sections);
@@ -670,17 +665,17 @@ static void print_totals(struct plt_run *run)
 		if (a->leftover_sections)
 			fprintf(out, "  %" PRIu64 " %s with a partition leftover\n",
 				a->leftover_sections,
-				plural(a->leftover_sections, "section", "sections"));
+				ep_plural(a->leftover_sections, "section", "sections"));
 	}
 	if (t->object.files) {
 		fprintf(out, "%s, %" PRIu64 " %s (bounds added file by file):\n",
 			ep_plt_model_object.name, t->object.files,
-			plural(t->object.files, "file", "files"));
+			ep_plural(t->object.files, "file", "files"));
 		print_object(out, &t->object.sum);
 	}
 	if (t->linked.files) {
 		fprintf(out, "%s, %" PRIu64 " %s:\n", ep_plt_model_linked.name, t->linked.files,
-			plural(t->linked.files, "file", "files"));
+			ep_plural(t->linked.files, "file", "files"));
 		print_linked(out, &t->linked.sum);
 	}
 }

@@ -147,13 +147,6 @@ static json_t *json_file(const struct ep_image *img, const struct ep_blob *blob,
 			 (json_int_t)fs->sizes.data, "bss", (json_int_t)fs->sizes.bss);
 }
 
-static const char *file_kind(const struct ep_image *img, const struct ep_file_stats *fs)
-{
-	if (fs->kernel_module)
-		return "kernel module";
-	return ep_type_label(img->ehdr.e_type);
-}
-
 static void print_types(FILE *out, unsigned int e_machine, const struct ep_type_counts *tc,
 			uint64_t total)
 {
@@ -182,7 +175,7 @@ static void print_types(FILE *out, unsigned int e_machine, const struct ep_type_
 	free(v);
 }
 
-static void print_file(FILE *out, const struct ep_image *img, const struct ep_file_stats *fs)
+static void print_file(FILE *out, struct ep_image *img, const struct ep_file_stats *fs)
 {
 	static const char *const hdr[] = { "[Nr]", "section", "kind", "entries", "relocs",
 					   "target", "exec", "symtab" };
@@ -192,11 +185,12 @@ static void print_file(FILE *out, const struct ep_image *img, const struct ep_fi
 	size_t i;
 	int c;
 
-	fprintf(out, "%s: ELF%d %s %s %s, %" PRIu64 " relocations in %zu sections\n", img->path,
+	fprintf(out, "%s: ELF%d %s %s %s, %" PRIu64 " %s in %zu %s\n", img->path,
 		eh->e_ident[EI_CLASS] == ELFCLASS32 ? 32 : 64,
 		eh->e_ident[EI_DATA] == ELFDATA2MSB ? "MSB" : "LSB",
-		ep_machine_label(eh->e_machine, mbuf, sizeof(mbuf)), file_kind(img, fs),
-		fs->relocations, fs->nsecs);
+		ep_machine_label(eh->e_machine, mbuf, sizeof(mbuf)), ep_image_kind_label(img),
+		fs->relocations, ep_plural(fs->relocations, "relocation", "relocations"),
+		fs->nsecs, ep_plural(fs->nsecs, "section", "sections"));
 	if (fs->nsecs) {
 		t = ep_table_new(8, hdr, "rllrrlll");
 		for (i = 0; t && i < fs->nsecs; i++) {
@@ -227,7 +221,8 @@ static void print_file(FILE *out, const struct ep_image *img, const struct ep_fi
 		for (c = 0; c < EP_SYM_NCLASS; c++)
 			fprintf(out, " %s %" PRIu64 "%s", ep_symclass_name(c), fs->by_symclass[c],
 				c + 1 < EP_SYM_NCLASS ? "," : "");
-		fprintf(out, "; %" PRIu64 " distinct symbols\n", fs->distinct_symbols);
+		fprintf(out, "; %" PRIu64 " distinct %s\n", fs->distinct_symbols,
+			ep_plural(fs->distinct_symbols, "symbol", "symbols"));
 	}
 	if (fs->linked) {
 		const struct ep_dyn_stats *d = &fs->dyn;
@@ -301,7 +296,7 @@ static int add_totals(struct stats_run *run, const char *path, const struct file
 }
 
 /* The file's report, as the bytes emit_file() writes: text, or a files[] entry. */
-static int render_file(const struct stats_run *run, const struct ep_image *img,
+static int render_file(const struct stats_run *run, struct ep_image *img,
 		       const struct ep_blob *blob, const struct ep_file_stats *fs, char **out,
 		       size_t *out_len)
 {
@@ -461,25 +456,29 @@ static void totals_text(struct stats_run *run)
 
 	if (run->nfiles + run->nfailed <= 1 && !run->top)
 		return;
-	fprintf(out, "total: %" PRIu64 " files, %" PRIu64 " relocations in %" PRIu64
-		" sections; text %" PRIu64 ", data %" PRIu64 ", bss %" PRIu64 " bytes",
-		run->nfiles, run->relocations, run->reloc_sections, run->sizes.text,
+	fprintf(out, "total: %" PRIu64 " %s, %" PRIu64 " %s in %" PRIu64
+		" %s; text %" PRIu64 ", data %" PRIu64 ", bss %" PRIu64 " bytes",
+		run->nfiles, ep_plural(run->nfiles, "file", "files"), run->relocations,
+		ep_plural(run->relocations, "relocation", "relocations"), run->reloc_sections,
+		ep_plural(run->reloc_sections, "section", "sections"), run->sizes.text,
 		run->sizes.data, run->sizes.bss);
 	if (run->nfailed)
-		fprintf(out, "; %" PRIu64 " files failed", run->nfailed);
+		fprintf(out, "; %" PRIu64 " %s failed", run->nfailed,
+			ep_plural(run->nfailed, "file", "files"));
 	fputc('\n', out);
 	for (i = 0; i < run->nmachines; i++) {
 		struct machine_totals *m = &run->machines[i];
 
-		fprintf(out, "%s: %" PRIu64 " files, %" PRIu64 " relocations\n",
+		fprintf(out, "%s: %" PRIu64 " %s, %" PRIu64 " %s\n",
 			ep_machine_label(m->e_machine, mbuf, sizeof(mbuf)), m->files,
-			m->relocations);
+			ep_plural(m->files, "file", "files"), m->relocations,
+			ep_plural(m->relocations, "relocation", "relocations"));
 		print_types(out, m->e_machine, &m->types, m->relocations);
 	}
 	if (ntop) {
 		struct ep_table *t = ep_table_new(3, hdr, "rrl");
 
-		fprintf(out, "top %zu files by relocations:\n", ntop);
+		fprintf(out, "top %zu %s by relocations:\n", ntop, ep_plural(ntop, "file", "files"));
 		for (i = 0; t && i < ntop; i++) {
 			ep_table_row(t);
 			ep_table_cell_u64(t, i + 1);

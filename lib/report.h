@@ -125,6 +125,12 @@ size_t ep_table_rows(const struct ep_table *t);
 
 void ep_table_free(struct ep_table *t);
 
+/* one when n is 1, else many: "1 file", "2 files". */
+static inline const char *ep_plural(uint64_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
 /* "12.3%" of part in whole into buf ("-" when whole is 0). */
 const char *ep_percent(char *buf, size_t size, uint64_t part, uint64_t whole);
 

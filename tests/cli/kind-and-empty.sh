@@ -1,0 +1,32 @@
+#!/bin/sh
+# Two things a user reads first: what a file is, and that a PATH yielded
+# nothing.  An ET_DYN with PT_INTERP is a position-independent executable
+# (readelf -lW shows the INTERP header; the same file without it is a shared
+# object, like stats-relr.yaml's ET_DYN), and a directory with no ELF file
+# gives a warning on stderr for every command, exit status 0.
+. "$top_srcdir/tests/lib.sh"
+need YAML2OBJ READELF
+
+pie=$(fixture stats-pie)
+dso=$(fixture stats-relr)
+"$READELF" -lW "$pie" | grep -q 'INTERP' || fail "fixture has no PT_INTERP"
+"$READELF" -lW "$dso" | grep -q 'INTERP' && fail "stats-relr has a PT_INTERP"
+check "PIE header line" "$pie: ELF64 LSB x86-64 position-independent executable, 0 relocations in 0 sections" \
+	"$("$ELFPLT" stats "$pie" | head -n 1)"
+case "$("$ELFPLT" stats "$dso" | head -n 1)" in
+*" shared object, "*) echo "ok: ET_DYN without PT_INTERP is a shared object" ;;
+*) fail "ET_DYN without PT_INTERP: $("$ELFPLT" stats "$dso" | head -n 1)" ;;
+esac
+
+mkdir -p "$T/empty" "$T/text"
+echo "not ELF" >"$T/text/a.ko"
+for cmd in stats plt "load --repeat 1"; do
+	for d in "$T/empty" "$T/text"; do
+		rc=0
+		# shellcheck disable=SC2086
+		"$ELFPLT" $cmd "$d" >"$T/out" 2>"$T/err" || rc=$?
+		check "$cmd $d: exit status" 0 "$rc"
+		check "$cmd $d: warning" "elfplt: warning: $d: no ELF files found" "$(cat "$T/err")"
+	done
+done
+done_testing
