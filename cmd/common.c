@@ -104,7 +104,7 @@ static bool output_is_input(const char *output, const struct ep_paths *in)
 	size_t i;
 
 	if (stat(output, &ost) != 0 || !S_ISREG(ost.st_mode))
-		return false;	/* nothing there yet, or a device such as /dev/null */
+		return false; /* nothing there yet, or a device such as /dev/null */
 	oreal = realpath(output, NULL);
 	for (i = 0; i < in->n && !clash; i++) {
 		if (stat(in->v[i], &st) != 0)
@@ -128,8 +128,10 @@ int ep_output_open(struct ep_global *g, const struct ep_paths *in)
 		return 0;
 	}
 	if (output_is_input(g->output, in))
-		return ep_usage_error(g->cmd, "-o %s would overwrite an input; elfplt never "
-				      "writes to its inputs", g->output);
+		return ep_usage_error(g->cmd,
+				      "-o %s would overwrite an input; elfplt never "
+				      "writes to its inputs",
+				      g->output);
 	g->out = fopen(g->output, "w");
 	if (!g->out) {
 		fprintf(stderr, "elfplt: cannot write %s: %s\n", g->output, strerror(errno));
@@ -217,9 +219,9 @@ unsigned int ep_jobs_default(void)
 
 /* What one input came to, until its turn to be emitted. */
 struct outcome {
-	int rc;			/* 0, or a negative ep_errcode with err filled */
-	bool quiet;		/* a walked file that is not ELF: pass over */
-	void *result;		/* compute()'s bytes (malloc'd), when rc is 0 */
+	int rc;	      /* 0, or a negative ep_errcode with err filled */
+	bool quiet;   /* a walked file that is not ELF: pass over */
+	void *result; /* compute()'s bytes (malloc'd), when rc is 0 */
 	size_t result_len;
 	struct ep_error err;
 };
@@ -303,9 +305,9 @@ static bool finish(const struct run *r, size_t i, struct outcome *o)
 /* An outcome as it goes through a worker's pipe: this, the message, the result. */
 struct wire {
 	int32_t rc;
-	uint32_t code;		/* err.code */
+	uint32_t code; /* err.code */
 	uint32_t quiet;
-	uint32_t message_len;	/* bytes of err.message, without its NUL */
+	uint32_t message_len; /* bytes of err.message, without its NUL */
 	uint64_t result_len;
 };
 
@@ -358,7 +360,7 @@ static void worker(const struct run *r, unsigned int k, unsigned int jobs, int f
 		w.result_len = o.rc ? 0 : o.result_len;
 		if (!write_all(fd, &w, sizeof(w)) || !write_all(fd, o.err.message, w.message_len) ||
 		    !write_all(fd, o.result, w.result_len))
-			_exit(1);	/* the main process is gone */
+			_exit(1); /* the main process is gone */
 		free(o.result);
 	}
 	_exit(0);
@@ -428,8 +430,7 @@ static unsigned int start_workers(const struct run *r, unsigned int jobs, int *f
 }
 
 int ep_for_each_image_jobs(const char *const *paths, size_t n, bool populate, unsigned int jobs,
-			   ep_compute_fn compute, ep_emit_fn emit, ep_error_fn on_error,
-			   void *ctx)
+			   ep_compute_fn compute, ep_emit_fn emit, ep_error_fn on_error, void *ctx)
 {
 	struct ep_pathlist pl = { 0 };
 	struct ep_error err = { 0 };
@@ -581,10 +582,11 @@ int ep_paths_get(struct ep_paths *in, const char *cmd, int argc, char **argv)
 		return ep_usage_error(cmd, "no PATH given and uname failed: %s", strerror(errno));
 	snprintf(in->modules, sizeof(in->modules), "/lib/modules/%s", u.release);
 	if (stat(in->modules, &st) != 0 || !S_ISDIR(st.st_mode))
-		return ep_usage_error(cmd,
-				      "no PATH given and %s does not exist; name a module, object or "
-				      "directory, e.g. 'elfplt %s foo.ko'",
-				      in->modules, cmd);
+		return ep_usage_error(
+			cmd,
+			"no PATH given and %s does not exist; name a module, object or "
+			"directory, e.g. 'elfplt %s foo.ko'",
+			in->modules, cmd);
 	fprintf(stderr, "elfplt: no PATH given: analysing the running kernel's modules in %s\n",
 		in->modules);
 	in->def[0] = in->modules;

@@ -102,7 +102,7 @@ int main(int argc, char **argv)
 	g.cmd = cmd->name;
 	argc -= optind;
 	argv += optind;
-	optind = 0;	/* restart getopt for the command's own options */
+	optind = 0; /* restart getopt for the command's own options */
 	rc = cmd->fn(argc, argv, &g);
 	return rc;
 }

@@ -23,16 +23,16 @@ enum ep_format { EP_FORMAT_TEXT, EP_FORMAT_JSON };
 
 struct ep_global {
 	enum ep_format format;
-	const char *output;	/* -o FILE, or NULL for stdout */
-	FILE *out;		/* where the report goes */
-	const char *cmd;	/* running subcommand's name */
+	const char *output; /* -o FILE, or NULL for stdout */
+	FILE *out;	    /* where the report goes */
+	const char *cmd;    /* running subcommand's name */
 };
 
 struct ep_cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv, struct ep_global *g);
-	const char *help;	/* one line for `elfplt --help` */
-	bool hidden;		/* internal entry points are not listed */
+	const char *help; /* one line for `elfplt --help` */
+	bool hidden;	  /* internal entry points are not listed */
 };
 
 extern const struct ep_cmd ep_cmd_stats;
@@ -43,11 +43,12 @@ extern const struct ep_cmd ep_cmd_load_child;
 struct ep_paths;
 
 /* Long options every subcommand accepts; put in its option array. */
-#define EP_GLOBAL_LONGOPTS                                            \
-	{ "format", required_argument, NULL, 0x100 },                 \
-	{ "json", no_argument, NULL, 0x101 },                         \
-	{ "output", required_argument, NULL, 'o' },                   \
-	{ "help", no_argument, NULL, 'h' }
+#define EP_GLOBAL_LONGOPTS                                                                         \
+	{ "format", required_argument, NULL, 0x100 }, { "json", no_argument, NULL, 0x101 },        \
+		{ "output", required_argument, NULL, 'o' },                                        \
+	{                                                                                          \
+		"help", no_argument, NULL, 'h'                                                     \
+	}
 
 /* Short options of EP_GLOBAL_LONGOPTS, to prepend to a command's own. */
 #define EP_GLOBAL_SHORTOPTS ":ho:"
@@ -155,8 +156,7 @@ typedef int (*ep_emit_fn)(const char *path, const void *result, size_t result_le
  * failed.
  */
 int ep_for_each_image_jobs(const char *const *paths, size_t n, bool populate, unsigned int jobs,
-			   ep_compute_fn compute, ep_emit_fn emit, ep_error_fn on_error,
-			   void *ctx);
+			   ep_compute_fn compute, ep_emit_fn emit, ep_error_fn on_error, void *ctx);
 
 /* The inputs of a command: its PATH operands, or the default. */
 struct ep_paths {

@@ -24,7 +24,7 @@
 #include "lib/load.h"
 #include "lib/report.h"
 
-#define CHILD_CMD "__load-child"
+#define CHILD_CMD  "__load-child"
 #define REPEAT_MAX 1000
 /* The JSON note of a run with no section to load. */
 #define EMPTY_NOTE "no sections to load: the figures are the noise of runs that load nothing"
@@ -35,16 +35,26 @@
  * subtracted.  M_HWM..M_MAJFLT in the order of the start-up figures too.
  */
 enum metric {
-	M_WALL, M_USER, M_SYS, M_MINFLT, M_MAJFLT, M_HWM, M_ANON, M_FILE, M_COPIED, M_COPY_S,
-	M_THRU, NMETRICS
+	M_WALL,
+	M_USER,
+	M_SYS,
+	M_MINFLT,
+	M_MAJFLT,
+	M_HWM,
+	M_ANON,
+	M_FILE,
+	M_COPIED,
+	M_COPY_S,
+	M_THRU,
+	NMETRICS
 };
 
 struct metric_info {
-	const char *key;	/* JSON key */
-	const char *label;	/* text row */
-	bool real;		/* seconds: a JSON real; milliseconds in text */
-	bool lower_better;	/* improvement = (read - mode) / read */
-	double floor;		/* read's median below this (report unit) is noise: no % */
+	const char *key;   /* JSON key */
+	const char *label; /* text row */
+	bool real;	   /* seconds: a JSON real; milliseconds in text */
+	bool lower_better; /* improvement = (read - mode) / read */
+	double floor;	   /* read's median below this (report unit) is noise: no % */
 };
 
 static const struct metric_info metrics[NMETRICS] = {
@@ -74,17 +84,17 @@ static const enum ep_load_mode run_order[] = { EP_LOAD_NONE, EP_LOAD_READ, EP_LO
 
 struct sample {
 	double v[NMETRICS];
-	struct ep_proc_usage startup;	/* the child before its load phase, from exec on */
+	struct ep_proc_usage startup; /* the child before its load phase, from exec on */
 	uint64_t bytes_loaded;
 	char checksum[24];
 };
 
 struct cold_state {
 	bool requested;
-	uint64_t drops;			/* times the whole input set was dropped */
-	uint64_t drops_clean;		/* of them, drops that left no page resident */
-	uint64_t file_pages;		/* pages of all inputs */
-	uint64_t resident_max;		/* most pages still resident after a drop */
+	uint64_t drops;	       /* times the whole input set was dropped */
+	uint64_t drops_clean;  /* of them, drops that left no page resident */
+	uint64_t file_pages;   /* pages of all inputs */
+	uint64_t resident_max; /* most pages still resident after a drop */
 };
 
 struct load_run {
@@ -95,11 +105,11 @@ struct load_run {
 	json_t *doc, *files;
 	uint64_t nfailed;
 	int plan_fd;
-	struct sample *samples[NMODES];	/* [mode][repetition] */
+	struct sample *samples[NMODES]; /* [mode][repetition] */
 	struct cold_state cold;
 	uint64_t timer_res_ns;
-	bool peak_reset_failed;		/* some child could not reset its VmHWM */
-	char peak_reset_reason[256];	/* the first such child's reason */
+	bool peak_reset_failed;	     /* some child could not reset its VmHWM */
+	char peak_reset_reason[256]; /* the first such child's reason */
 };
 
 /* --- the child ------------------------------------------------------------- */
@@ -150,7 +160,7 @@ static json_t *usage_json(const struct ep_proc_usage *u)
 
 struct child_report {
 	enum ep_load_mode mode;
-	const char *peak_reset_error;	/* NULL: VmHWM was reset before loading */
+	const char *peak_reset_error; /* NULL: VmHWM was reset before loading */
 	struct ep_proc_usage startup, start, end;
 	uint64_t wall_ns;
 	const struct ep_load_result *res;
@@ -165,11 +175,11 @@ static json_t *child_json(const struct child_report *c)
 	return json_pack("{s:s, s:b, s:s?, s:I, s:I, s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:I, s:I,"
 			 " s:s}",
 			 "mode", ep_load_mode_name(c->mode), "peak_reset", !c->peak_reset_error,
-			 "peak_reset_error", c->peak_reset_error, "wall_ns",
-			 (json_int_t)c->wall_ns, "copy_ns", (json_int_t)r->copy_ns, "startup",
-			 usage_json(&c->startup), "start", usage_json(&c->start), "end",
-			 usage_json(&c->end), "sections_read", (json_int_t)r->sections_read,
-			 "sections_mapped", (json_int_t)r->sections_mapped, "sections_decoded",
+			 "peak_reset_error", c->peak_reset_error, "wall_ns", (json_int_t)c->wall_ns,
+			 "copy_ns", (json_int_t)r->copy_ns, "startup", usage_json(&c->startup),
+			 "start", usage_json(&c->start), "end", usage_json(&c->end),
+			 "sections_read", (json_int_t)r->sections_read, "sections_mapped",
+			 (json_int_t)r->sections_mapped, "sections_decoded",
 			 (json_int_t)r->sections_decoded, "bytes_loaded",
 			 (json_int_t)r->bytes_loaded, "bytes_copied", (json_int_t)r->bytes_copied,
 			 "bytes_decoded", (json_int_t)r->bytes_decoded, "checksum", sum);
@@ -270,8 +280,9 @@ static int parse_usage(json_t *o, struct ep_proc_usage *u)
 	if (!json_is_object(o) || parse_u64(o, "vm_hwm_kib", &u->vm_hwm_kib) ||
 	    parse_u64(o, "vm_rss_kib", &u->vm_rss_kib) ||
 	    parse_u64(o, "rss_anon_kib", &u->rss_anon_kib) ||
-	    parse_u64(o, "rss_file_kib", &u->rss_file_kib) || parse_u64(o, "user_us", &u->user_us) ||
-	    parse_u64(o, "sys_us", &u->sys_us) || parse_u64(o, "minor_faults", &u->minor_faults) ||
+	    parse_u64(o, "rss_file_kib", &u->rss_file_kib) ||
+	    parse_u64(o, "user_us", &u->user_us) || parse_u64(o, "sys_us", &u->sys_us) ||
+	    parse_u64(o, "minor_faults", &u->minor_faults) ||
 	    parse_u64(o, "major_faults", &u->major_faults))
 		return -1;
 	return 0;
@@ -298,8 +309,8 @@ static void fill_sample(struct sample *s, const struct ep_proc_usage *start,
 	s->v[M_THRU] = copy_ns ? (double)bytes_copied / s->v[M_COPY_S] : 0;
 }
 
-static int parse_child(struct load_run *run, const char *text, size_t len,
-		       enum ep_load_mode mode, struct sample *s)
+static int parse_child(struct load_run *run, const char *text, size_t len, enum ep_load_mode mode,
+		       struct sample *s)
 {
 	struct ep_proc_usage start, end;
 	uint64_t wall_ns, copy_ns, copied;
@@ -362,8 +373,7 @@ static int run_child(struct load_run *run, enum ep_load_mode mode, struct sample
 	}
 	if (pid == 0) {
 		/* dup2() clears close-on-exec on the copies; the originals close. */
-		if (dup2(run->plan_fd, 0) < 0 || lseek(0, 0, SEEK_SET) != 0 ||
-		    dup2(pfd[1], 1) < 0)
+		if (dup2(run->plan_fd, 0) < 0 || lseek(0, 0, SEEK_SET) != 0 || dup2(pfd[1], 1) < 0)
 			_exit(127);
 		execl("/proc/self/exe", "elfplt", CHILD_CMD, arg, (char *)NULL);
 		fprintf(stderr, "elfplt: load: cannot run /proc/self/exe: %s\n", strerror(errno));
@@ -481,17 +491,19 @@ static int measure(struct load_run *run)
 				continue;
 			/* Every mode must have read the same bytes, and all of them. */
 			if (s->bytes_loaded != t.bytes) {
-				fprintf(stderr, "elfplt: load: the %s child loaded %" PRIu64
-					" bytes, not %" PRIu64 "\n", ep_load_mode_name(mode),
-					s->bytes_loaded, t.bytes);
+				fprintf(stderr,
+					"elfplt: load: the %s child loaded %" PRIu64
+					" bytes, not %" PRIu64 "\n",
+					ep_load_mode_name(mode), s->bytes_loaded, t.bytes);
 				return -1;
 			}
 			if (!sum0) {
 				sum0 = s->checksum;
 			} else if (strcmp(sum0, s->checksum) != 0) {
-				fprintf(stderr, "elfplt: load: checksums differ between runs (%s, %s):"
-					" did an input change during the measurement?\n", sum0,
-					s->checksum);
+				fprintf(stderr,
+					"elfplt: load: checksums differ between runs (%s, %s):"
+					" did an input change during the measurement?\n",
+					sum0, s->checksum);
 				return -1;
 			}
 		}
@@ -560,7 +572,7 @@ static double startup_value(const struct ep_proc_usage *u, int k)
 	case M_MAJFLT:
 		return (double)u->major_faults;
 	case M_HWM:
-		return (double)u->vm_hwm_kib;	/* read before the reset: start-up's own peak */
+		return (double)u->vm_hwm_kib; /* read before the reset: start-up's own peak */
 	case M_ANON:
 		return (double)u->rss_anon_kib;
 	default:
@@ -632,10 +644,9 @@ static void report_json(struct load_run *run, const struct ep_load_totals *t)
 		json_pack("{s:I, s:I, s:I, s:s, s:I, s:{s:I, s:I, s:I}, s:{s:I, s:I, s:I, s:I}}",
 			  "files", (json_int_t)t->files, "sections", (json_int_t)t->sections,
 			  "bytes", (json_int_t)t->bytes, "section_set",
-			  ep_section_set_name(run->set), "files_failed",
-			  (json_int_t)run->nfailed, "hybrid", "threshold_bytes",
-			  (json_int_t)run->plan.threshold, "mapped_sections",
-			  (json_int_t)t->mapped_sections, "mapped_bytes",
+			  ep_section_set_name(run->set), "files_failed", (json_int_t)run->nfailed,
+			  "hybrid", "threshold_bytes", (json_int_t)run->plan.threshold,
+			  "mapped_sections", (json_int_t)t->mapped_sections, "mapped_bytes",
 			  (json_int_t)t->mapped_bytes, "compressed", "files",
 			  (json_int_t)t->compressed_files, "sections",
 			  (json_int_t)t->compressed_sections, "bytes",
@@ -659,7 +670,8 @@ static void report_json(struct load_run *run, const struct ep_load_totals *t)
 	json_object_set_new(doc, "nothing_to_load", json_boolean(t->sections == 0));
 	json_object_set_new(doc, "note", t->sections ? json_null() : json_string(EMPTY_NOTE));
 	json_object_set_new(doc, "checksum", json_string(run->samples[1][0].checksum));
-	json_object_set_new(doc, "timer_resolution_ns", json_integer((json_int_t)run->timer_res_ns));
+	json_object_set_new(doc, "timer_resolution_ns",
+			    json_integer((json_int_t)run->timer_res_ns));
 	json_object_update(json_object_get(doc, "totals"),
 			   json_pack("{s:I, s:I, s:I, s:I}", "files", (json_int_t)t->files,
 				     "files_failed", (json_int_t)run->nfailed, "sections",
@@ -706,43 +718,55 @@ static void report_text(struct load_run *run, const struct ep_load_totals *t)
 	unsigned int m;
 	int k;
 
-	fprintf(out, "elfplt load: %" PRIu64 " %s, %" PRIu64 " %s (--sections=%s), %" PRIu64
-		" bytes", t->files, ep_plural(t->files, "file", "files"), t->sections,
+	fprintf(out,
+		"elfplt load: %" PRIu64 " %s, %" PRIu64 " %s (--sections=%s), %" PRIu64 " bytes",
+		t->files, ep_plural(t->files, "file", "files"), t->sections,
 		ep_plural(t->sections, "section", "sections"), ep_section_set_name(run->set),
 		t->bytes);
 	if (run->nfailed)
 		fprintf(out, "; %" PRIu64 " %s failed and %s left out", run->nfailed,
-			ep_plural(run->nfailed, "file", "files"), ep_plural(run->nfailed, "is", "are"));
-	fprintf(out, "\n  hybrid: maps %" PRIu64 " of them (%" PRIu64 " bytes) of at least %" PRIu64
-		" bytes, reads the others\n", t->mapped_sections, t->mapped_bytes,
-		run->plan.threshold);
+			ep_plural(run->nfailed, "file", "files"),
+			ep_plural(run->nfailed, "is", "are"));
+	fprintf(out,
+		"\n  hybrid: maps %" PRIu64 " of them (%" PRIu64 " bytes) of at least %" PRIu64
+		" bytes, reads the others\n",
+		t->mapped_sections, t->mapped_bytes, run->plan.threshold);
 	if (t->compressed_files)
-		fprintf(out, "  %" PRIu64 " compressed %s (%" PRIu64 " %s, %" PRIu64
-			" bytes; %" PRIu64 " bytes decoded): decoded into memory in every mode,"
-			" mmap cannot help them\n", t->compressed_files,
-			ep_plural(t->compressed_files, "file", "files"), t->compressed_sections,
+		fprintf(out,
+			"  %" PRIu64 " compressed %s (%" PRIu64 " %s, %" PRIu64 " bytes; %" PRIu64
+			" bytes decoded): decoded into memory in every mode,"
+			" mmap cannot help them\n",
+			t->compressed_files, ep_plural(t->compressed_files, "file", "files"),
+			t->compressed_sections,
 			ep_plural(t->compressed_sections, "section", "sections"),
 			t->compressed_bytes, t->decoded_bytes);
 	if (!run->cold.requested)
 		fputs("  page cache: warm (--cold not given)\n", out);
 	else if (run->cold.resident_max == 0)
-		fprintf(out, "  page cache: cold: dropped before each of %" PRIu64
-			" runs, mincore found 0 of %" PRIu64 " pages resident\n", run->cold.drops,
-			run->cold.file_pages);
+		fprintf(out,
+			"  page cache: cold: dropped before each of %" PRIu64
+			" runs, mincore found 0 of %" PRIu64 " pages resident\n",
+			run->cold.drops, run->cold.file_pages);
 	else
-		fprintf(out, "  page cache: cold requested but NOT achieved: after %" PRIu64 " of %"
-			PRIu64 " drops, up to %" PRIu64 " of %" PRIu64 " pages stayed resident"
+		fprintf(out,
+			"  page cache: cold requested but NOT achieved: after %" PRIu64
+			" of %" PRIu64 " drops, up to %" PRIu64 " of %" PRIu64
+			" pages stayed resident"
 			" (dirty: run sync; tmpfs; in use by another process); major faults"
-			" mean little\n", run->cold.drops - run->cold.drops_clean, run->cold.drops,
+			" mean little\n",
+			run->cold.drops - run->cold.drops_clean, run->cold.drops,
 			run->cold.resident_max, run->cold.file_pages);
-	fprintf(out, "  runs per mode: %u, interleaved; each figure is the load phase alone, minus"
-		" the empty child's median; timer resolution %" PRIu64 " ns\n", run->repeat,
-		run->timer_res_ns);
-	fprintf(out, "  start-up of every child (not in the figures): peak RSS %.0f KiB,"
-		" %.0f minor faults\n", startup_summary(run, M_HWM).median,
-		startup_summary(run, M_MINFLT).median);
+	fprintf(out,
+		"  runs per mode: %u, interleaved; each figure is the load phase alone, minus"
+		" the empty child's median; timer resolution %" PRIu64 " ns\n",
+		run->repeat, run->timer_res_ns);
+	fprintf(out,
+		"  start-up of every child (not in the figures): peak RSS %.0f KiB,"
+		" %.0f minor faults\n",
+		startup_summary(run, M_HWM).median, startup_summary(run, M_MINFLT).median);
 	if (run->peak_reset_failed)
-		fprintf(out, "  peak RSS: VmHWM NOT reset before loading (%s): a load that stays"
+		fprintf(out,
+			"  peak RSS: VmHWM NOT reset before loading (%s): a load that stays"
 			" under start-up's peak shows its final RSS growth\n",
 			run->peak_reset_reason);
 	fputc('\n', out);
@@ -875,20 +899,24 @@ static int cmd_load(int argc, char **argv, struct ep_global *g)
 		switch (c) {
 		case 's':
 			if (ep_section_set_parse(optarg, &run.set))
-				return ep_usage_error(g->cmd,
-						      "--sections takes relocs, alloc or all, not '%s'",
-						      optarg);
+				return ep_usage_error(
+					g->cmd, "--sections takes relocs, alloc or all, not '%s'",
+					optarg);
 			break;
 		case 'r':
 			if (parse_count(optarg, REPEAT_MAX, &v))
-				return ep_usage_error(g->cmd, "--repeat takes a number from 1 to %d,"
-						      " not '%s'", REPEAT_MAX, optarg);
+				return ep_usage_error(g->cmd,
+						      "--repeat takes a number from 1 to %d,"
+						      " not '%s'",
+						      REPEAT_MAX, optarg);
 			run.repeat = (unsigned int)v;
 			break;
 		case 't':
 			if (parse_count(optarg, UINT64_MAX, &v))
-				return ep_usage_error(g->cmd, "--threshold takes a positive number of"
-						      " bytes, not '%s'", optarg);
+				return ep_usage_error(g->cmd,
+						      "--threshold takes a positive number of"
+						      " bytes, not '%s'",
+						      optarg);
 			run.plan.threshold = v;
 			break;
 		case 'c':
@@ -921,9 +949,10 @@ static int cmd_load(int argc, char **argv, struct ep_global *g)
 	 * so its modes are there (near zero: the baseline subtraction at work).
 	 */
 	if (totals.sections == 0 && g->format != EP_FORMAT_JSON) {
-		fprintf(g->out, "elfplt load: no sections to load in %" PRIu64 " file%s"
-			" (--sections=%s): nothing to measure\n", totals.files,
-			totals.files == 1 ? "" : "s", ep_section_set_name(run.set));
+		fprintf(g->out,
+			"elfplt load: no sections to load in %" PRIu64 " file%s"
+			" (--sections=%s): nothing to measure\n",
+			totals.files, totals.files == 1 ? "" : "s", ep_section_set_name(run.set));
 		goto out;
 	}
 	if (make_plan_fd(&run) || measure(&run)) {

@@ -36,7 +36,7 @@ struct object_totals {
 
 struct linked_totals {
 	uint64_t files, relocations;
-	struct ep_plt_linked sum;	/* rela_plt unused */
+	struct ep_plt_linked sum; /* rela_plt unused */
 };
 
 struct plt_totals {
@@ -49,7 +49,7 @@ struct plt_totals {
 /* One file's line in a per-model summary table: its path as given, its figures. */
 struct summary_row {
 	char *path;
-	uint64_t v[8];		/* the columns after the path, in the view's order */
+	uint64_t v[8]; /* the columns after the path, in the view's order */
 };
 
 /* A per-model summary table, filled file by file and printed at the end. */
@@ -67,7 +67,7 @@ struct plt_run {
 	struct ep_plt_options opt;
 	bool summary;
 	json_t *doc, *files;
-	struct summary tables[NVIEWS];	/* model_views[i]'s table in tables[i] */
+	struct summary tables[NVIEWS]; /* model_views[i]'s table in tables[i] */
 	bool nomem;
 	struct plt_totals t;
 };
@@ -121,48 +121,43 @@ static const struct column arm64_columns[] = {
 
 /* An object: branches, those to undefined symbols, their distinct targets, GOT. */
 static const struct column object_columns[] = {
-	{ "[Nr]", 'r', F_INDEX },
-	{ "relocations", 'l', F_NAME },
-	{ "target", 'l', F_TARGET },
-	{ "relocs", 'r', F_RELOCATIONS },
-	{ "branches", 'r', F_BRANCHES },
-	{ "undefined", 'r', F_PLT_RELOCATIONS },
-	{ "distinct", 'r', F_SLOTS },
-	{ "GOT", 'r', F_GOT_RELOCATIONS },
+	{ "[Nr]", 'r', F_INDEX },	 { "relocations", 'l', F_NAME },
+	{ "target", 'l', F_TARGET },	 { "relocs", 'r', F_RELOCATIONS },
+	{ "branches", 'r', F_BRANCHES }, { "undefined", 'r', F_PLT_RELOCATIONS },
+	{ "distinct", 'r', F_SLOTS },	 { "GOT", 'r', F_GOT_RELOCATIONS },
 };
 
 /* A linked file: the dynamic tables, their PLT and GLOB_DAT relocations. */
 static const struct column linked_columns[] = {
-	{ "[Nr]", 'r', F_INDEX },
-	{ "relocations", 'l', F_NAME },
-	{ "target", 'l', F_TARGET },
-	{ "relocs", 'r', F_RELOCATIONS },
-	{ "PLT slots", 'r', F_SLOTS },
-	{ "GLOB_DAT", 'r', F_GOT_RELOCATIONS },
+	{ "[Nr]", 'r', F_INDEX },      { "relocations", 'l', F_NAME },
+	{ "target", 'l', F_TARGET },   { "relocs", 'r', F_RELOCATIONS },
+	{ "PLT slots", 'r', F_SLOTS }, { "GLOB_DAT", 'r', F_GOT_RELOCATIONS },
 };
 
-static const char *const arm64_summary[] = { "module",  "sorted<5.8", "sorted>=5.8", "slots",
-					     "minimal", "full ns",	  "part ns" };
-static const char *const object_summary[] = { "object",	  "branches",	 "undefined",
+static const char *const arm64_summary[] = { "module",	"sorted<5.8", "sorted>=5.8", "slots",
+					     "minimal", "full ns",    "part ns" };
+static const char *const object_summary[] = { "object",	       "branches",   "undefined",
 					      "PLT slots max", "GOT relocs", "GOT entries max" };
-static const char *const linked_summary[] = { "linked file", "PLT slots", "JUMP_SLOT",
-					      "IRELATIVE",   "GLOB_DAT",  ".plt bytes",
+static const char *const linked_summary[] = { "linked file",	"PLT slots",  "JUMP_SLOT",
+					      "IRELATIVE",	"GLOB_DAT",   ".plt bytes",
 					      ".plt.sec bytes", ".got bytes", ".got.plt bytes" };
 
 /* How the text report shows one model: nouns, section columns, summary columns. */
 struct model_view {
 	const struct ep_plt_model *model;
-	const char *one, *many;	/* "module", "modules" */
+	const char *one, *many; /* "module", "modules" */
 	const struct column *columns;
 	unsigned int ncolumns;
-	const char *const *summary;	/* the path's header first */
+	const char *const *summary; /* the path's header first */
 	unsigned int nsummary;
-	unsigned int ntiming;	/* trailing columns of both that need --timing */
+	unsigned int ntiming; /* trailing columns of both that need --timing */
 };
 
-#define VIEW(m, one, many, cols, sum, ntiming)                                                 \
-	{ &(m), one, many, cols, sizeof(cols) / sizeof(cols[0]), sum,                        \
-	  sizeof(sum) / sizeof(sum[0]), ntiming }
+#define VIEW(m, one, many, cols, sum, ntiming)                                                     \
+	{                                                                                          \
+		&(m), one, many, cols, sizeof(cols) / sizeof(cols[0]), sum,                        \
+			sizeof(sum) / sizeof(sum[0]), ntiming                                      \
+	}
 
 static const struct model_view model_views[] = {
 	VIEW(ep_plt_model_arm64_module, "arm64 module", "arm64 modules", arm64_columns,
@@ -303,10 +298,10 @@ static void print_object(FILE *out, const struct ep_plt_object *o)
 static void print_linked(FILE *out, const struct ep_plt_linked *l)
 {
 	fprintf(out,
-		"  PLT: %" PRIu64 " %s (%" PRIu64 " JUMP_SLOT, %" PRIu64 " IRELATIVE); GOT: %" PRIu64
-		" GLOB_DAT %s\n"
-		"  sizes: .plt %" PRIu64 ", .plt.sec %" PRIu64 ", .got %" PRIu64 ", .got.plt %" PRIu64
-		" bytes\n",
+		"  PLT: %" PRIu64 " %s (%" PRIu64 " JUMP_SLOT, %" PRIu64
+		" IRELATIVE); GOT: %" PRIu64 " GLOB_DAT %s\n"
+		"  sizes: .plt %" PRIu64 ", .plt.sec %" PRIu64 ", .got %" PRIu64
+		", .got.plt %" PRIu64 " bytes\n",
 		l->plt_slots, ep_plural(l->plt_slots, "slot", "slots"), l->jump_slot, l->irelative,
 		l->glob_dat, ep_plural(l->glob_dat, "entry", "entries"), l->plt_bytes,
 		l->plt_sec_bytes, l->got_bytes, l->got_plt_bytes);
@@ -653,10 +648,11 @@ static void print_totals(struct plt_run *run)
 			ep_plt_model_arm64_module.name, a->files,
 			ep_plural(a->files, "module", "modules"), a->rejected);
 		fprintf(out,
-			"  slots: %" PRIu64 " (minimal %" PRIu64 "), %" PRIu64 " %s; .plt and .init.plt"
+			"  slots: %" PRIu64 " (minimal %" PRIu64 "), %" PRIu64
+			" %s; .plt and .init.plt"
 			" %" PRIu64 " bytes (minimal %" PRIu64 ")\n",
-			a->slots, a->slots_minimal, a->veneers, ep_plural(a->veneers, "veneer", "veneers"),
-			a->bytes, a->bytes_minimal);
+			a->slots, a->slots_minimal, a->veneers,
+			ep_plural(a->veneers, "veneer", "veneers"), a->bytes, a->bytes_minimal);
 		print_sorting(out, a->sorted_full, a->sorted_partitioned, a->sort_skipped,
 			      a->sort_sections);
 		if (run->opt.timing_reps)
@@ -844,8 +840,8 @@ static json_t *json_arm64_totals(const struct arm64_totals *a, bool timing)
 }
 
 /* {"model": name, "files": files, "relocations": relocations, ...keys}; steals keys. */
-static json_t *json_model_totals(const struct ep_plt_model *m, uint64_t files,
-				 uint64_t relocations, json_t *keys)
+static json_t *json_model_totals(const struct ep_plt_model *m, uint64_t files, uint64_t relocations,
+				 json_t *keys)
 {
 	json_t *o = json_pack("{s:s, s:o, s:o}", "model", m->name, "files", json_u(files),
 			      "relocations", json_u(relocations));
@@ -870,13 +866,12 @@ static void totals_json(struct plt_run *run)
 	json_array_append_new(by_model,
 			      json_model_totals(&ep_plt_model_arm64_module, t->arm64.files,
 						t->arm64.relocations, arm64));
-	json_array_append_new(by_model,
-			      json_model_totals(&ep_plt_model_object, t->object.files,
-						t->object.relocations,
-						json_object_bounds(&t->object.sum)));
-	json_array_append_new(by_model,
-			      json_model_totals(&ep_plt_model_linked, t->linked.files,
-						t->linked.relocations, json_linked(&t->linked.sum)));
+	json_array_append_new(by_model, json_model_totals(&ep_plt_model_object, t->object.files,
+							  t->object.relocations,
+							  json_object_bounds(&t->object.sum)));
+	json_array_append_new(by_model, json_model_totals(&ep_plt_model_linked, t->linked.files,
+							  t->linked.relocations,
+							  json_linked(&t->linked.sum)));
 	json_object_set_new(totals, "by_model", by_model);
 }
 
@@ -978,10 +973,11 @@ static int cmd_plt(int argc, char **argv, struct ep_global *g)
 		case 'm':
 			run.forced = ep_plt_model_find(optarg);
 			if (!run.forced)
-				return ep_usage_error(g->cmd,
-						      "--model takes arm64-module, object or linked, "
-						      "not '%s'",
-						      optarg);
+				return ep_usage_error(
+					g->cmd,
+					"--model takes arm64-module, object or linked, "
+					"not '%s'",
+					optarg);
 			break;
 		case 't':
 			reps = DEFAULT_TIMING_REPS;

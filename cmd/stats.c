@@ -47,9 +47,9 @@ struct file_result {
 /* The run; compute_file() only reads g, top and json. */
 struct stats_run {
 	struct ep_global *g;
-	bool json;		/* --format=json */
+	bool json; /* --format=json */
 	struct ep_json_stream js;
-	unsigned long top;	/* --top N; 0: every file in detail */
+	unsigned long top; /* --top N; 0: every file in detail */
 	uint64_t nfiles, nfailed, relocations, reloc_sections;
 	struct ep_sizes sizes;
 	struct machine_totals *machines;
@@ -93,12 +93,12 @@ static json_t *json_section(const struct ep_image *img, const struct ep_relsec_s
 	return json_pack("{s:I, s:s, s:s, s:I, s:I, s:b, s:I, s:{s:I, s:s, s:b}, s:{s:I, s:s},"
 			 " s:o, s:o}",
 			 "index", (json_int_t)s->index, "name", s->name, "kind",
-			 ep_relkind_name(s->kind), "entries", (json_int_t)s->entries,
-			 "relocations", (json_int_t)s->relocations, "dynamic", s->dynamic,
-			 "bytes", (json_int_t)s->bytes, "target", "index", (json_int_t)s->target,
-			 "name", s->target_name, "executable", s->target_exec, "symtab", "index",
-			 (json_int_t)s->symtab, "name", img->sections[s->symtab].name,
-			 "by_type", json_by_type(img->ehdr.e_machine, &s->types), "symbols",
+			 ep_relkind_name(s->kind), "entries", (json_int_t)s->entries, "relocations",
+			 (json_int_t)s->relocations, "dynamic", s->dynamic, "bytes",
+			 (json_int_t)s->bytes, "target", "index", (json_int_t)s->target, "name",
+			 s->target_name, "executable", s->target_exec, "symtab", "index",
+			 (json_int_t)s->symtab, "name", img->sections[s->symtab].name, "by_type",
+			 json_by_type(img->ehdr.e_machine, &s->types), "symbols",
 			 json_symbols(s->by_symclass, NULL));
 }
 
@@ -114,15 +114,15 @@ static json_t *json_dynamic(const struct ep_file_stats *fs)
 	}
 	for (k = 0; k < EP_DYN_NKIND; k++)
 		json_object_set_new(o, ep_dynkind_name(k), ep_json_u64(d->by_kind[k]));
-	json_object_set_new(
-		o, "relr",
-		json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "relative_in_rel",
-			  (json_int_t)d->relative_in_rel, "relative_in_rel_bytes",
-			  (json_int_t)d->relative_in_rel_bytes, "packable",
-			  (json_int_t)d->relr_packable, "packed_bytes",
-			  (json_int_t)d->relr_packed_bytes, "savings_bytes",
-			  (json_int_t)d->relr_savings_bytes, "present", (json_int_t)d->relr_present,
-			  "present_bytes", (json_int_t)d->relr_present_bytes));
+	json_object_set_new(o, "relr",
+			    json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "relative_in_rel",
+				      (json_int_t)d->relative_in_rel, "relative_in_rel_bytes",
+				      (json_int_t)d->relative_in_rel_bytes, "packable",
+				      (json_int_t)d->relr_packable, "packed_bytes",
+				      (json_int_t)d->relr_packed_bytes, "savings_bytes",
+				      (json_int_t)d->relr_savings_bytes, "present",
+				      (json_int_t)d->relr_present, "present_bytes",
+				      (json_int_t)d->relr_present_bytes));
 	return o;
 }
 
@@ -137,8 +137,8 @@ static json_t *json_file(const struct ep_image *img, const struct ep_blob *blob,
 	return json_pack("{s:s, s:o, s:b, s:I, s:s, s:I, s:{s:I, s:I, s:o, s:o, s:o}, s:o,"
 			 " s:{s:I, s:I, s:I}}",
 			 "path", img->path, "elf", ep_json_elf(img), "kernel_module",
-			 fs->kernel_module, "file_size", (json_int_t)blob->file_size,
-			 "compression", ep_compression_name(blob->compression), "image_size",
+			 fs->kernel_module, "file_size", (json_int_t)blob->file_size, "compression",
+			 ep_compression_name(blob->compression), "image_size",
 			 (json_int_t)blob->size, "relocations", "total",
 			 (json_int_t)fs->relocations, "sections_count", (json_int_t)fs->nsecs,
 			 "sections", secs, "by_type", json_by_type(img->ehdr.e_machine, &fs->types),
@@ -177,8 +177,8 @@ static void print_types(FILE *out, unsigned int e_machine, const struct ep_type_
 
 static void print_file(FILE *out, struct ep_image *img, const struct ep_file_stats *fs)
 {
-	static const char *const hdr[] = { "[Nr]", "section", "kind", "entries", "relocs",
-					   "target", "exec", "symtab" };
+	static const char *const hdr[] = { "[Nr]",   "section", "kind", "entries",
+					   "relocs", "target",	"exec", "symtab" };
 	const GElf_Ehdr *eh = &img->ehdr;
 	struct ep_table *t;
 	char mbuf[32];
@@ -189,8 +189,8 @@ static void print_file(FILE *out, struct ep_image *img, const struct ep_file_sta
 		eh->e_ident[EI_CLASS] == ELFCLASS32 ? 32 : 64,
 		eh->e_ident[EI_DATA] == ELFDATA2MSB ? "MSB" : "LSB",
 		ep_machine_label(eh->e_machine, mbuf, sizeof(mbuf)), ep_image_kind_label(img),
-		fs->relocations, ep_plural(fs->relocations, "relocation", "relocations"),
-		fs->nsecs, ep_plural(fs->nsecs, "section", "sections"));
+		fs->relocations, ep_plural(fs->relocations, "relocation", "relocations"), fs->nsecs,
+		ep_plural(fs->nsecs, "section", "sections"));
 	if (fs->nsecs) {
 		t = ep_table_new(8, hdr, "rllrrlll");
 		for (i = 0; t && i < fs->nsecs; i++) {
@@ -326,8 +326,8 @@ static int render_file(const struct stats_run *run, struct ep_image *img,
 }
 
 /* Maybe in a worker process: count, render, pack what emit_file() needs. */
-static int compute_file(struct ep_image *img, const struct ep_blob *blob, void *ctx,
-			void **result, size_t *result_len, struct ep_error *err)
+static int compute_file(struct ep_image *img, const struct ep_blob *blob, void *ctx, void **result,
+			size_t *result_len, struct ep_error *err)
 {
 	const struct stats_run *run = ctx;
 	struct file_result r = { 0 };
@@ -456,8 +456,9 @@ static void totals_text(struct stats_run *run)
 
 	if (run->nfiles + run->nfailed <= 1 && !run->top)
 		return;
-	fprintf(out, "total: %" PRIu64 " %s, %" PRIu64 " %s in %" PRIu64
-		" %s; text %" PRIu64 ", data %" PRIu64 ", bss %" PRIu64 " bytes",
+	fprintf(out,
+		"total: %" PRIu64 " %s, %" PRIu64 " %s in %" PRIu64 " %s; text %" PRIu64
+		", data %" PRIu64 ", bss %" PRIu64 " bytes",
 		run->nfiles, ep_plural(run->nfiles, "file", "files"), run->relocations,
 		ep_plural(run->relocations, "relocation", "relocations"), run->reloc_sections,
 		ep_plural(run->reloc_sections, "section", "sections"), run->sizes.text,
@@ -478,7 +479,8 @@ static void totals_text(struct stats_run *run)
 	if (ntop) {
 		struct ep_table *t = ep_table_new(3, hdr, "rrl");
 
-		fprintf(out, "top %zu %s by relocations:\n", ntop, ep_plural(ntop, "file", "files"));
+		fprintf(out, "top %zu %s by relocations:\n", ntop,
+			ep_plural(ntop, "file", "files"));
 		for (i = 0; t && i < ntop; i++) {
 			ep_table_row(t);
 			ep_table_cell_u64(t, i + 1);
@@ -544,13 +546,15 @@ static int cmd_stats(int argc, char **argv, struct ep_global *g)
 		case 'j':
 			jobs = strtoul(optarg, &end, 10);
 			if (!*optarg || *end || jobs == 0 || jobs > EP_JOBS_MAX || optarg[0] == '-')
-				return ep_usage_error(g->cmd, "--jobs takes a number from 1 to %d, not '%s'",
-						      EP_JOBS_MAX, optarg);
+				return ep_usage_error(
+					g->cmd, "--jobs takes a number from 1 to %d, not '%s'",
+					EP_JOBS_MAX, optarg);
 			break;
 		case 't':
 			run.top = strtoul(optarg, &end, 10);
 			if (!*optarg || *end || run.top == 0 || optarg[0] == '-')
-				return ep_usage_error(g->cmd, "--top takes a positive number, not '%s'",
+				return ep_usage_error(g->cmd,
+						      "--top takes a positive number, not '%s'",
 						      optarg);
 			break;
 		case 'h':

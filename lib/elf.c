@@ -76,9 +76,8 @@ static int check_shdr_table(struct ep_image *img, struct ep_error *err)
 	}
 	if (eh->e_shentsize != shdr_size(cls))
 		return ep_error_set(err, EP_EMALFORMED,
-				    "%s: e_shentsize is %u, expected %zu for ELFCLASS%u",
-				    img->path, eh->e_shentsize, shdr_size(cls),
-				    cls == ELFCLASS32 ? 32 : 64);
+				    "%s: e_shentsize is %u, expected %zu for ELFCLASS%u", img->path,
+				    eh->e_shentsize, shdr_size(cls), cls == ELFCLASS32 ? 32 : 64);
 	if (!ep_range_ok(eh->e_shoff, eh->e_shentsize, img->size))
 		return ep_error_set(err, EP_ETRUNC,
 				    "%s: section header table at offset %" PRIu64
@@ -89,15 +88,16 @@ static int check_shdr_table(struct ep_image *img, struct ep_error *err)
 	 * past the end, and the extent is what section 0 is needed to tell.
 	 */
 	if (read_shdr0(img, &sh0))
-		return ep_error_set(err, EP_EMALFORMED, "%s: cannot read section 0: %s",
-				    img->path, elf_errmsg(-1));
+		return ep_error_set(err, EP_EMALFORMED, "%s: cannot read section 0: %s", img->path,
+				    elf_errmsg(-1));
 	/* Extended numbering: the real counts live in section 0. */
 	if (shnum == 0)
 		shnum = sh0.sh_size;
 	if (shnum > (img->size - eh->e_shoff) / eh->e_shentsize)
 		return ep_error_set(err, EP_ETRUNC,
 				    "%s: section header table of %" PRIu64
-				    " entries at offset %" PRIu64 " is outside the file (%zu bytes)",
+				    " entries at offset %" PRIu64
+				    " is outside the file (%zu bytes)",
 				    img->path, shnum, (uint64_t)eh->e_shoff, img->size);
 	if (elf_getshdrnum(img->elf, &libelf_shnum) != 0 || libelf_shnum != shnum)
 		return ep_error_set(err, EP_EMALFORMED,
@@ -115,9 +115,8 @@ static int check_shdr_table(struct ep_image *img, struct ep_error *err)
 		return ep_error_set(err, EP_EMALFORMED,
 				    "%s: e_shstrndx %zu is out of range (%zu sections)", img->path,
 				    img->shstrndx, img->shnum);
-	if (img->shstrndx != SHN_UNDEF &&
-	    (elf_getshdrstrndx(img->elf, &libelf_shstrndx) != 0 ||
-	     libelf_shstrndx != img->shstrndx))
+	if (img->shstrndx != SHN_UNDEF && (elf_getshdrstrndx(img->elf, &libelf_shstrndx) != 0 ||
+					   libelf_shstrndx != img->shstrndx))
 		return ep_error_set(err, EP_EMALFORMED, "%s: cannot resolve e_shstrndx %zu",
 				    img->path, img->shstrndx);
 	return 0;
@@ -148,8 +147,8 @@ static int load_sections(struct ep_image *img, struct ep_error *err)
 		return 0;
 	img->sections = calloc(img->shnum, sizeof(*img->sections));
 	if (!img->sections)
-		return ep_error_set(err, EP_ENOMEM, "%s: out of memory for %zu sections",
-				    img->path, img->shnum);
+		return ep_error_set(err, EP_ENOMEM, "%s: out of memory for %zu sections", img->path,
+				    img->shnum);
 
 	for (i = 0; i < img->shnum; i++) {
 		struct ep_section *s = &img->sections[i];
@@ -158,17 +157,19 @@ static int load_sections(struct ep_image *img, struct ep_error *err)
 		s->name = "";
 		s->scn = elf_getscn(img->elf, i);
 		if (!s->scn || !gelf_getshdr(s->scn, &s->shdr))
-			return ep_error_set(err, EP_EMALFORMED, "%s: cannot read section header %zu: %s",
-					    img->path, i, elf_errmsg(-1));
+			return ep_error_set(err, EP_EMALFORMED,
+					    "%s: cannot read section header %zu: %s", img->path, i,
+					    elf_errmsg(-1));
 	}
 
 	if (img->shstrndx != SHN_UNDEF) {
 		const GElf_Shdr *sh = &img->sections[img->shstrndx].shdr;
 
 		if (sh->sh_type != SHT_STRTAB)
-			return ep_error_set(err, EP_EMALFORMED,
-					    "%s: e_shstrndx %zu is not a string table (section %zu)",
-					    img->path, img->shstrndx, img->shstrndx);
+			return ep_error_set(
+				err, EP_EMALFORMED,
+				"%s: e_shstrndx %zu is not a string table (section %zu)", img->path,
+				img->shstrndx, img->shstrndx);
 		rc = check_contents(img, img->shstrndx, err);
 		if (rc)
 			return rc;
@@ -180,8 +181,8 @@ static int load_sections(struct ep_image *img, struct ep_error *err)
 
 		if (off >= strtab_size || !memchr(strtab + off, '\0', strtab_size - off))
 			return ep_error_set(err, EP_EMALFORMED,
-					    "%s: sh_name %" PRIu64
-					    " is outside .shstrtab (%" PRIu64 " bytes) (section %zu)",
+					    "%s: sh_name %" PRIu64 " is outside .shstrtab (%" PRIu64
+					    " bytes) (section %zu)",
 					    img->path, off, strtab_size, i);
 		img->sections[i].name = (const char *)strtab + off;
 	}
@@ -209,7 +210,7 @@ static void link_xindex_tables(struct ep_image *img)
 		if (sh->sh_type != SHT_SYMTAB_SHNDX || sh->sh_link == 0 ||
 		    sh->sh_link >= img->shnum)
 			continue;
-		img->sections[sh->sh_link].xindex = i;	/* the lowest index wins */
+		img->sections[sh->sh_link].xindex = i; /* the lowest index wins */
 	}
 }
 
@@ -266,8 +267,8 @@ int ep_image_open(struct ep_image *img, const char *path, const void *bytes, siz
 	if (size < SELFMAG || memcmp(b, ELFMAG, SELFMAG) != 0)
 		return ep_error_set(err, EP_ENOTELF, "%s: not an ELF file", path);
 	if (size < EI_NIDENT)
-		return ep_error_set(err, EP_ETRUNC, "%s: file ends inside the ELF header (%zu bytes)",
-				    path, size);
+		return ep_error_set(err, EP_ETRUNC,
+				    "%s: file ends inside the ELF header (%zu bytes)", path, size);
 	cls = b[EI_CLASS];
 	data = b[EI_DATA];
 	if (cls != ELFCLASS32 && cls != ELFCLASS64)
@@ -278,10 +279,11 @@ int ep_image_open(struct ep_image *img, const char *path, const void *bytes, siz
 	if (b[EI_VERSION] != EV_CURRENT)
 		return ep_error_set(err, EP_ENOTELF,
 				    "%s: unknown ELF version %u in e_ident[EI_VERSION] "
-				    "(expected %u)", path, b[EI_VERSION], EV_CURRENT);
+				    "(expected %u)",
+				    path, b[EI_VERSION], EV_CURRENT);
 	if (size < ehdr_size(cls))
-		return ep_error_set(err, EP_ETRUNC, "%s: file ends inside the ELF header (%zu bytes)",
-				    path, size);
+		return ep_error_set(err, EP_ETRUNC,
+				    "%s: file ends inside the ELF header (%zu bytes)", path, size);
 
 	if (!libelf_ready) {
 		elf_version(EV_CURRENT);
@@ -297,8 +299,8 @@ int ep_image_open(struct ep_image *img, const char *path, const void *bytes, siz
 	if (!img->elf || elf_kind(img->elf) != ELF_K_ELF || !gelf_getehdr(img->elf, &img->ehdr)) {
 		int e = elf_errno();
 
-		rc = ep_error_set(err, EP_ENOTELF, "%s: libelf cannot read the ELF header: %s", path,
-				  e ? elf_errmsg(e) : "not recognised as ELF");
+		rc = ep_error_set(err, EP_ENOTELF, "%s: libelf cannot read the ELF header: %s",
+				  path, e ? elf_errmsg(e) : "not recognised as ELF");
 		goto fail;
 	}
 #if __BYTE_ORDER == __LITTLE_ENDIAN
@@ -338,8 +340,9 @@ Elf_Data *ep_section_data(struct ep_image *img, size_t idx, struct ep_error *err
 
 	d = elf_getdata(img->sections[idx].scn, NULL);
 	if (!d) {
-		ep_error_set(err, EP_EMALFORMED, "%s: libelf cannot read the contents: %s (section %zu %s)",
-			     img->path, elf_errmsg(-1), idx, ep_section_label(img, idx));
+		ep_error_set(err, EP_EMALFORMED,
+			     "%s: libelf cannot read the contents: %s (section %zu %s)", img->path,
+			     elf_errmsg(-1), idx, ep_section_label(img, idx));
 		return NULL;
 	}
 	if (!img->native && img->sections[idx].shdr.sh_type != SHT_NOBITS)
@@ -458,10 +461,12 @@ static const struct {
 	unsigned int e_machine;
 	const char *label;
 } machine_labels[] = {
-	{ EM_AARCH64, "AArch64" }, { EM_X86_64, "x86-64" },   { EM_386, "i386" },
-	{ EM_ARM, "ARM" },	   { EM_PPC64, "PowerPC64" }, { EM_PPC, "PowerPC" },
-	{ EM_S390, "S/390" },	   { EM_RISCV, "RISC-V" },    { EM_MIPS, "MIPS" },
-	{ EM_LOONGARCH, "LoongArch" }, { EM_SPARCV9, "SPARC V9" }, { EM_SPARC, "SPARC" },
+	{ EM_AARCH64, "AArch64" },  { EM_X86_64, "x86-64" },
+	{ EM_386, "i386" },	    { EM_ARM, "ARM" },
+	{ EM_PPC64, "PowerPC64" },  { EM_PPC, "PowerPC" },
+	{ EM_S390, "S/390" },	    { EM_RISCV, "RISC-V" },
+	{ EM_MIPS, "MIPS" },	    { EM_LOONGARCH, "LoongArch" },
+	{ EM_SPARCV9, "SPARC V9" }, { EM_SPARC, "SPARC" },
 };
 
 const char *ep_machine_label(unsigned int e_machine, char *buf, size_t bufsize)

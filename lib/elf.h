@@ -23,29 +23,29 @@
 #include "lib/error.h"
 
 struct ep_section {
-	size_t index;		/* section header index */
-	GElf_Shdr shdr;		/* converted to host byte order by libelf */
-	const char *name;	/* inside .shstrtab, NUL-terminated; "" if none; a
-				 * cleaned copy (ep_text_clean()) if the file's
-				 * name is not valid UTF-8 or has control chars */
+	size_t index;	  /* section header index */
+	GElf_Shdr shdr;	  /* converted to host byte order by libelf */
+	const char *name; /* inside .shstrtab, NUL-terminated; "" if none; a
+			   * cleaned copy (ep_text_clean()) if the file's
+			   * name is not valid UTF-8 or has control chars */
 	Elf_Scn *scn;
-	size_t xindex;		/* for a symbol table: the first SHT_SYMTAB_SHNDX
-				 * section whose sh_link names it; 0 if none */
-	bool symtab_checked;	/* ep_symtab_open() found it consistent once */
+	size_t xindex;	     /* for a symbol table: the first SHT_SYMTAB_SHNDX
+			      * section whose sh_link names it; 0 if none */
+	bool symtab_checked; /* ep_symtab_open() found it consistent once */
 };
 
 struct ep_image {
-	const char *path;	/* as given; used in every error message */
-	const unsigned char *bytes;	/* the image; not owned */
-	size_t size;		/* bytes */
+	const char *path;	    /* as given; used in every error message */
+	const unsigned char *bytes; /* the image; not owned */
+	size_t size;		    /* bytes */
 	Elf *elf;
 	GElf_Ehdr ehdr;
-	bool native;		/* file byte order == host byte order */
-	size_t shnum;		/* sections, extended numbering resolved */
-	size_t shstrndx;	/* SHN_UNDEF (0) when there are no names */
-	struct ep_section *sections;	/* shnum entries */
-	size_t bytes_converted;	/* bytes libelf copied to convert byte order */
-	char *clean_names;	/* owned: the cleaned copies of names, or NULL */
+	bool native;		     /* file byte order == host byte order */
+	size_t shnum;		     /* sections, extended numbering resolved */
+	size_t shstrndx;	     /* SHN_UNDEF (0) when there are no names */
+	struct ep_section *sections; /* shnum entries */
+	size_t bytes_converted;	     /* bytes libelf copied to convert byte order */
+	char *clean_names;	     /* owned: the cleaned copies of names, or NULL */
 };
 
 /*
@@ -59,8 +59,8 @@ struct ep_image {
  *               inconsistent with the file;
  *   EP_ENOMEM.
  */
-int ep_image_open(struct ep_image *img, const char *path, const void *bytes,
-		  size_t size, struct ep_error *err);
+int ep_image_open(struct ep_image *img, const char *path, const void *bytes, size_t size,
+		  struct ep_error *err);
 
 /* Release what ep_image_open() allocated; img may be partly opened or zeroed. */
 void ep_image_close(struct ep_image *img);

@@ -16,12 +16,12 @@
  */
 enum ep_errcode {
 	EP_OK = 0,
-	EP_ENOTELF,	/* not an ELF file (or, compressed, not an ELF inside) */
-	EP_ETRUNC,	/* the file ends before something it declares */
-	EP_EMALFORMED,	/* a field is inconsistent with the file or another field */
-	EP_EUNSUP,	/* valid, but of a kind elfplt does not handle */
-	EP_EIO,		/* open, read, stat or mmap failed (errno in the message) */
-	EP_ENOMEM,	/* allocation failed or a size cap was hit */
+	EP_ENOTELF,    /* not an ELF file (or, compressed, not an ELF inside) */
+	EP_ETRUNC,     /* the file ends before something it declares */
+	EP_EMALFORMED, /* a field is inconsistent with the file or another field */
+	EP_EUNSUP,     /* valid, but of a kind elfplt does not handle */
+	EP_EIO,	       /* open, read, stat or mmap failed (errno in the message) */
+	EP_ENOMEM,     /* allocation failed or a size cap was hit */
 };
 
 /* message: at most this many bytes including the terminating NUL. */

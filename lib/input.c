@@ -37,7 +37,10 @@ enum ep_compression ep_compression_sniff(const unsigned char *h, size_t n)
 {
 	if (n >= 4 && h[0] == 0x28 && h[1] == 0xb5 && h[2] == 0x2f && h[3] == 0xfd)
 		return EP_COMP_ZSTD;
-	if (n >= 6 && memcmp(h, "\xfd" "7zXZ\0", 6) == 0)
+	if (n >= 6 && memcmp(h,
+			     "\xfd"
+			     "7zXZ\0",
+			     6) == 0)
 		return EP_COMP_XZ;
 	if (n >= 2 && h[0] == 0x1f && h[1] == 0x8b)
 		return EP_COMP_GZIP;
@@ -66,10 +69,10 @@ static uint64_t decode_cap(void)
 /* A decoder's output buffer, grown by doubling up to the cap. */
 struct outbuf {
 	unsigned char *buf;
-	size_t size;		/* bytes allocated */
-	size_t used;		/* bytes decoded */
+	size_t size; /* bytes allocated */
+	size_t used; /* bytes decoded */
 	uint64_t cap;
-	bool elf;		/* the first bytes decoded are the ELF magic */
+	bool elf; /* the first bytes decoded are the ELF magic */
 };
 
 /*
@@ -131,8 +134,7 @@ static void outbuf_finish(struct outbuf *o, struct ep_blob *b)
 }
 
 /* zstd: the frame's recorded size sizes the buffer; all frames are decoded. */
-static int decode_zstd(struct ep_blob *b, const unsigned char *src, size_t n,
-		       struct ep_error *err)
+static int decode_zstd(struct ep_blob *b, const unsigned char *src, size_t n, struct ep_error *err)
 {
 	unsigned long long want = ZSTD_getFrameContentSize(src, n);
 	struct outbuf o = { .cap = decode_cap() };
@@ -147,7 +149,8 @@ static int decode_zstd(struct ep_blob *b, const unsigned char *src, size_t n,
 	if (want != ZSTD_CONTENTSIZE_UNKNOWN && want > o.cap)
 		return ep_error_set(err, EP_ENOMEM,
 				    "%s: zstd frame declares %llu bytes, over the %" PRIu64
-				    " bytes cap", b->path, want, o.cap);
+				    " bytes cap",
+				    b->path, want, o.cap);
 	first = want != ZSTD_CONTENTSIZE_UNKNOWN ? (size_t)want + 1 : n * 4 + 4096;
 	dctx = ZSTD_createDCtx();
 	if (!dctx)
@@ -186,8 +189,7 @@ out:
 }
 
 /* xz (liblzma): every stream of the file, as xz -d does. */
-static int decode_xz(struct ep_blob *b, const unsigned char *src, size_t n,
-		     struct ep_error *err)
+static int decode_xz(struct ep_blob *b, const unsigned char *src, size_t n, struct ep_error *err)
 {
 	struct outbuf o = { .cap = decode_cap() };
 	lzma_stream z = LZMA_STREAM_INIT;
@@ -239,8 +241,7 @@ out:
 }
 
 /* gzip (zlib): every member of the file, as gzip -d does. */
-static int decode_gzip(struct ep_blob *b, const unsigned char *src, size_t n,
-		       struct ep_error *err)
+static int decode_gzip(struct ep_blob *b, const unsigned char *src, size_t n, struct ep_error *err)
 {
 	struct outbuf o = { .cap = decode_cap() };
 	z_stream z = { 0 };
@@ -274,7 +275,7 @@ static int decode_gzip(struct ep_blob *b, const unsigned char *src, size_t n,
 		if (zr == Z_STREAM_END) {
 			if (done == n)
 				break;
-			if (inflateReset(&z) != Z_OK) {	/* the next member */
+			if (inflateReset(&z) != Z_OK) { /* the next member */
 				rc = ep_error_set(err, EP_ETRUNC, "%s: gzip data is corrupt",
 						  b->path);
 				goto out;
@@ -286,7 +287,7 @@ static int decode_gzip(struct ep_blob *b, const unsigned char *src, size_t n,
 		if (zr == Z_BUF_ERROR && z.avail_out > 0)
 			rc = ep_error_set(err, EP_ETRUNC, "%s: gzip stream is truncated", b->path);
 		else if (zr == Z_BUF_ERROR)
-			continue;	/* only wanted more room */
+			continue; /* only wanted more room */
 		else if (zr == Z_MEM_ERROR)
 			rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory for gzip", b->path);
 		else
@@ -329,8 +330,8 @@ int ep_blob_open(struct ep_blob *b, const char *path, bool populate, struct ep_e
 	if (st.st_size == 0)
 		goto out;
 	b->map_size = (size_t)st.st_size;
-	b->map = mmap(NULL, b->map_size, PROT_READ, MAP_PRIVATE | (populate ? MAP_POPULATE : 0),
-		      fd, 0);
+	b->map = mmap(NULL, b->map_size, PROT_READ, MAP_PRIVATE | (populate ? MAP_POPULATE : 0), fd,
+		      0);
 	if (b->map == MAP_FAILED) {
 		b->map = NULL;
 		rc = ep_error_set(err, EP_EIO, "%s: mmap: %s", path, strerror(errno));
@@ -437,7 +438,7 @@ static int read_dir(const char *dir, struct dir_entry **out, size_t *n, struct e
 			goto nomem;
 		v[(*n)++].type = de->d_type;
 	}
-	if (*n)	/* an empty directory has no array at all */
+	if (*n) /* an empty directory has no array at all */
 		qsort(v, *n, sizeof(*v), cmp_entry);
 	goto out;
 nomem:
@@ -455,15 +456,14 @@ out:
  * saves an lstat() per entry; lstat() is the fallback where the filesystem
  * does not fill it in.  Symbolic links are never followed.
  */
-static int walk(struct ep_pathlist *pl, const char *dir, unsigned int depth,
-		struct ep_error *err)
+static int walk(struct ep_pathlist *pl, const char *dir, unsigned int depth, struct ep_error *err)
 {
 	struct dir_entry *names;
 	size_t i, n;
 	int rc = 0;
 
 	if (depth > 64)
-		return 0;	/* deeper than any real tree: a loop of bind mounts */
+		return 0; /* deeper than any real tree: a loop of bind mounts */
 	rc = read_dir(dir, &names, &n, err);
 	for (i = 0; !rc && i < n; i++) {
 		unsigned char type = names[i].type;
@@ -478,7 +478,9 @@ static int walk(struct ep_pathlist *pl, const char *dir, unsigned int depth,
 			break;
 		}
 		if (type == DT_UNKNOWN && lstat(p, &st) == 0)
-			type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
+			type = S_ISDIR(st.st_mode)   ? DT_DIR
+			       : S_ISREG(st.st_mode) ? DT_REG
+						     : DT_UNKNOWN;
 		if (type == DT_DIR)
 			rc = walk(pl, p, depth + 1, err);
 		else if (type == DT_REG)

@@ -37,14 +37,14 @@ enum ep_compression ep_compression_sniff(const unsigned char *head, size_t n);
 /* A file's bytes, ready for ep_image_open(). */
 struct ep_blob {
 	const char *path;
-	const unsigned char *bytes;	/* the image */
-	size_t size;		/* bytes of the image */
-	uint64_t file_size;	/* bytes on disk (compressed size if compressed) */
+	const unsigned char *bytes; /* the image */
+	size_t size;		    /* bytes of the image */
+	uint64_t file_size;	    /* bytes on disk (compressed size if compressed) */
 	enum ep_compression compression;
-	bool mapped;		/* bytes is a mapping of the file (no copy) */
-	void *map;		/* the mapping to munmap, or NULL */
+	bool mapped; /* bytes is a mapping of the file (no copy) */
+	void *map;   /* the mapping to munmap, or NULL */
 	size_t map_size;
-	void *owned;		/* decoded buffer to free, or NULL */
+	void *owned; /* decoded buffer to free, or NULL */
 };
 
 /*
@@ -64,7 +64,7 @@ void ep_blob_close(struct ep_blob *blob);
 /* A list of paths to analyse, owned. */
 struct ep_pathlist {
 	char **paths;
-	bool *walked;		/* found by a directory walk, not named by the user */
+	bool *walked; /* found by a directory walk, not named by the user */
 	size_t count;
 	size_t cap;
 };

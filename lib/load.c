@@ -98,7 +98,8 @@ static int mark_relocs(const struct ep_image *img, bool *want, struct ep_error *
 			return ep_error_set(err, EP_EMALFORMED,
 					    "%s: sh_link %zu is out of range (%zu sections) "
 					    "(section %zu %s)",
-					    img->path, sym, img->shnum, i, ep_section_label(img, i));
+					    img->path, sym, img->shnum, i,
+					    ep_section_label(img, i));
 		if (!is_symtab_type(img->sections[sym].shdr.sh_type))
 			continue;
 		want[sym] = true;
@@ -107,7 +108,8 @@ static int mark_relocs(const struct ep_image *img, bool *want, struct ep_error *
 			return ep_error_set(err, EP_EMALFORMED,
 					    "%s: sh_link %zu is out of range (%zu sections) "
 					    "(section %zu %s)",
-					    img->path, str, img->shnum, sym, ep_section_label(img, sym));
+					    img->path, str, img->shnum, sym,
+					    ep_section_label(img, sym));
 		if (str != SHN_UNDEF)
 			want[str] = true;
 	}
@@ -128,7 +130,7 @@ int ep_load_plan_add(struct ep_load_plan *plan, const struct ep_image *img,
 	plan->files = files;
 	f = &files[plan->nfiles];
 	memset(f, 0, sizeof(*f));
-	f->path = strdup(blob->path);	/* the file itself: img->path may be cleaned */
+	f->path = strdup(blob->path); /* the file itself: img->path may be cleaned */
 	f->compression = blob->compression;
 	f->image_size = img->size;
 	if (img->shnum)
@@ -333,8 +335,8 @@ int ep_load_plan_decode(struct ep_load_plan *plan, const char *buf, size_t len,
 		plan->nfiles++;
 		if (rc) {
 			ep_load_plan_free(plan);
-			return ep_error_set(err, EP_EMALFORMED, "plan: bad record for file %" PRIu64,
-					    i);
+			return ep_error_set(err, EP_EMALFORMED,
+					    "plan: bad record for file %" PRIu64, i);
 		}
 	}
 	if (c.p != c.end) {
@@ -373,11 +375,11 @@ struct held_map {
 };
 
 struct ep_load_held {
-	void **bufs;		/* malloc'd section copies */
+	void **bufs; /* malloc'd section copies */
 	size_t nbufs, capbufs;
 	struct held_map *maps;
 	size_t nmaps, capmaps;
-	struct ep_blob *blobs;	/* decoded compressed files */
+	struct ep_blob *blobs; /* decoded compressed files */
 	size_t nblobs, capblobs;
 };
 
@@ -399,8 +401,8 @@ static bool grow(void **arr, size_t *cap, size_t n, size_t elem)
 }
 
 /* pread(2) until size bytes arrived; a short file is EP_ETRUNC. */
-static int pread_all(int fd, unsigned char *buf, uint64_t size, uint64_t offset,
-		     const char *path, struct ep_error *err)
+static int pread_all(int fd, unsigned char *buf, uint64_t size, uint64_t offset, const char *path,
+		     struct ep_error *err)
 {
 	uint64_t done = 0;
 
@@ -413,8 +415,9 @@ static int pread_all(int fd, unsigned char *buf, uint64_t size, uint64_t offset,
 			return ep_error_set(err, EP_EIO, "%s: read: %s", path, strerror(errno));
 		if (n == 0)
 			return ep_error_set(err, EP_ETRUNC,
-					    "%s: file ends at %" PRIu64 ", inside a section at %"
-					    PRIu64 " (%" PRIu64 " bytes): did it change?",
+					    "%s: file ends at %" PRIu64
+					    ", inside a section at %" PRIu64 " (%" PRIu64
+					    " bytes): did it change?",
 					    path, offset + done, offset, size);
 		done += (uint64_t)n;
 	}
@@ -433,8 +436,8 @@ static int read_range(struct ep_load_held *h, int fd, const char *path,
 		return ep_error_set(err, EP_ENOMEM, "%s: out of memory", path);
 	buf = malloc(r->size);
 	if (!buf)
-		return ep_error_set(err, EP_ENOMEM, "%s: out of memory for %" PRIu64 " bytes",
-				    path, r->size);
+		return ep_error_set(err, EP_ENOMEM, "%s: out of memory for %" PRIu64 " bytes", path,
+				    r->size);
 	h->bufs[h->nbufs++] = buf;
 	t0 = ep_monotonic_ns();
 	rc = pread_all(fd, buf, r->size, r->offset, path, err);
@@ -448,8 +451,8 @@ static int read_range(struct ep_load_held *h, int fd, const char *path,
 	return 0;
 }
 
-static int map_file(struct ep_load_held *h, int fd, const char *path,
-		    const unsigned char **map, uint64_t *map_size, struct ep_error *err)
+static int map_file(struct ep_load_held *h, int fd, const char *path, const unsigned char **map,
+		    uint64_t *map_size, struct ep_error *err)
 {
 	struct stat st;
 	void *p;
@@ -559,8 +562,8 @@ out:
 	return rc;
 }
 
-int ep_load_run(const struct ep_load_plan *plan, enum ep_load_mode mode,
-		struct ep_load_result *res, struct ep_load_held **held, struct ep_error *err)
+int ep_load_run(const struct ep_load_plan *plan, enum ep_load_mode mode, struct ep_load_result *res,
+		struct ep_load_held **held, struct ep_error *err)
 {
 	struct ep_load_held *h;
 	size_t i;

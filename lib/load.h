@@ -61,14 +61,14 @@ uint64_t ep_load_default_threshold(void);
 
 /* One section's bytes: offset in the image (the decoded image if compressed). */
 struct ep_load_range {
-	uint64_t offset;	/* bytes */
-	uint64_t size;		/* bytes, > 0 */
+	uint64_t offset; /* bytes */
+	uint64_t size;	 /* bytes, > 0 */
 };
 
 struct ep_load_file {
 	char *path;
-	enum ep_compression compression;	/* not EP_COMP_NONE: decoded in every mode */
-	uint64_t image_size;	/* bytes of the ELF image (decoded size if compressed) */
+	enum ep_compression compression; /* not EP_COMP_NONE: decoded in every mode */
+	uint64_t image_size;		 /* bytes of the ELF image (decoded size if compressed) */
 	struct ep_load_range *ranges;
 	size_t nranges;
 };
@@ -77,20 +77,20 @@ struct ep_load_file {
 struct ep_load_plan {
 	struct ep_load_file *files;
 	size_t nfiles;
-	uint64_t threshold;	/* bytes: hybrid maps sections at least this big */
+	uint64_t threshold; /* bytes: hybrid maps sections at least this big */
 };
 
 /* Totals over a plan. */
 struct ep_load_totals {
 	uint64_t files;
 	uint64_t sections;
-	uint64_t bytes;			/* section bytes loaded per run */
+	uint64_t bytes; /* section bytes loaded per run */
 	uint64_t compressed_files;
 	uint64_t compressed_sections;
-	uint64_t compressed_bytes;	/* section bytes inside compressed files */
-	uint64_t decoded_bytes;		/* whole decoded images of compressed files */
-	uint64_t mapped_sections;	/* hybrid: sections at least threshold bytes */
-	uint64_t mapped_bytes;		/* hybrid: their bytes (uncompressed files only) */
+	uint64_t compressed_bytes; /* section bytes inside compressed files */
+	uint64_t decoded_bytes;	   /* whole decoded images of compressed files */
+	uint64_t mapped_sections;  /* hybrid: sections at least threshold bytes */
+	uint64_t mapped_bytes;	   /* hybrid: their bytes (uncompressed files only) */
 };
 
 /*
@@ -133,15 +133,15 @@ uint64_t ep_load_checksum(uint64_t sum, const unsigned char *bytes, size_t size)
 
 /* What one load did (counts and bytes). */
 struct ep_load_result {
-	uint64_t sections_read;		/* malloc + pread */
-	uint64_t sections_mapped;	/* touched in place in a mapping */
-	uint64_t sections_decoded;	/* inside a compressed file, touched in its buffer */
-	uint64_t bytes_loaded;		/* section bytes touched */
-	uint64_t bytes_copied;		/* bytes pread into malloc'd buffers, plus decoded bytes */
-	uint64_t bytes_decoded;		/* bytes of decoded images (compressed inputs) */
-	uint64_t copy_ns;		/* time inside pread(2) of copied sections and inside
-					   decoding compressed files: CLOCK_MONOTONIC, ns */
-	uint64_t checksum;		/* ep_load_checksum() over every section, in plan order */
+	uint64_t sections_read;	   /* malloc + pread */
+	uint64_t sections_mapped;  /* touched in place in a mapping */
+	uint64_t sections_decoded; /* inside a compressed file, touched in its buffer */
+	uint64_t bytes_loaded;	   /* section bytes touched */
+	uint64_t bytes_copied;	   /* bytes pread into malloc'd buffers, plus decoded bytes */
+	uint64_t bytes_decoded;	   /* bytes of decoded images (compressed inputs) */
+	uint64_t copy_ns;	   /* time inside pread(2) of copied sections and inside
+				      decoding compressed files: CLOCK_MONOTONIC, ns */
+	uint64_t checksum;	   /* ep_load_checksum() over every section, in plan order */
 };
 
 /* The buffers and mappings a load holds until ep_load_release(). */
@@ -167,8 +167,8 @@ struct ep_load_held;
  * a section now ends past its end) / EP_ENOMEM / a decoding error, naming
  * the file; what was loaded so far is still in *held.
  */
-int ep_load_run(const struct ep_load_plan *plan, enum ep_load_mode mode,
-		struct ep_load_result *res, struct ep_load_held **held, struct ep_error *err);
+int ep_load_run(const struct ep_load_plan *plan, enum ep_load_mode mode, struct ep_load_result *res,
+		struct ep_load_held **held, struct ep_error *err);
 
 /* Free and unmap what ep_load_run() held; held may be NULL. */
 void ep_load_release(struct ep_load_held *held);
@@ -187,14 +187,14 @@ int ep_load_prime(const struct ep_load_plan *plan, struct ep_error *err);
 
 /* What the kernel says this process cost so far. */
 struct ep_proc_usage {
-	uint64_t vm_hwm_kib;		/* VmHWM: peak resident set of this mm, KiB */
-	uint64_t vm_rss_kib;		/* VmRSS: resident now (RssAnon + RssFile + RssShmem), KiB */
-	uint64_t rss_anon_kib;		/* RssAnon: anonymous resident now, KiB */
-	uint64_t rss_file_kib;		/* RssFile: file-backed resident now, KiB */
-	uint64_t user_us;		/* ru_utime, microseconds */
-	uint64_t sys_us;		/* ru_stime, microseconds */
-	uint64_t minor_faults;		/* ru_minflt */
-	uint64_t major_faults;		/* ru_majflt */
+	uint64_t vm_hwm_kib;   /* VmHWM: peak resident set of this mm, KiB */
+	uint64_t vm_rss_kib;   /* VmRSS: resident now (RssAnon + RssFile + RssShmem), KiB */
+	uint64_t rss_anon_kib; /* RssAnon: anonymous resident now, KiB */
+	uint64_t rss_file_kib; /* RssFile: file-backed resident now, KiB */
+	uint64_t user_us;      /* ru_utime, microseconds */
+	uint64_t sys_us;       /* ru_stime, microseconds */
+	uint64_t minor_faults; /* ru_minflt */
+	uint64_t major_faults; /* ru_majflt */
 };
 
 /*
@@ -227,13 +227,13 @@ int ep_proc_peak_reset(struct ep_error *err);
  * (pages reclaimed meanwhile).
  */
 struct ep_phase_cost {
-	int64_t peak_rss_kib;		/* peak resident set during the phase over start's, KiB */
-	int64_t rss_anon_kib;		/* RssAnon growth, KiB */
-	int64_t rss_file_kib;		/* RssFile growth, KiB */
-	int64_t user_us;		/* ru_utime, microseconds */
-	int64_t sys_us;			/* ru_stime, microseconds */
-	int64_t minor_faults;		/* ru_minflt */
-	int64_t major_faults;		/* ru_majflt */
+	int64_t peak_rss_kib; /* peak resident set during the phase over start's, KiB */
+	int64_t rss_anon_kib; /* RssAnon growth, KiB */
+	int64_t rss_file_kib; /* RssFile growth, KiB */
+	int64_t user_us;      /* ru_utime, microseconds */
+	int64_t sys_us;	      /* ru_stime, microseconds */
+	int64_t minor_faults; /* ru_minflt */
+	int64_t major_faults; /* ru_majflt */
 };
 
 /*

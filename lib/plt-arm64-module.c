@@ -262,7 +262,7 @@ int ep_arm64_count_section(struct ep_rel *r, size_t n, const uint32_t *st_shndx,
 				break;
 			out->plt_relocations++;
 			if (i < nents)
-				break;	/* counted above */
+				break; /* counted above */
 			/*
 			 * Left behind by the partition: compared with the largest
 			 * sorted entry only, as duplicate_rel(rela, nents) does.
@@ -448,7 +448,8 @@ static const char *arm64_check(const struct ep_image *img, bool forced)
 	if (img->ehdr.e_machine != EM_AARCH64)
 		return "the arm64-module model needs an AArch64 file (e_machine EM_AARCH64)";
 	if (img->ehdr.e_ident[EI_CLASS] != ELFCLASS64)
-		return "the arm64-module model needs an ELFCLASS64 file (the loader reads Elf64_Rela)";
+		return "the arm64-module model needs an ELFCLASS64 file (the loader reads "
+		       "Elf64_Rela)";
 	if (img->ehdr.e_type != ET_REL)
 		return "the arm64-module model needs a relocatable file (ET_REL)";
 	if (!forced && !ep_image_is_kernel_module(img))

@@ -54,7 +54,8 @@ static int count_table(struct ep_image *img, size_t idx, bool is_plt, struct ep_
 	s->target = rs.target;
 	s->target_name = img->sections[rs.target].name;
 	s->relocations = rs.count;
-	while ((got = ep_relsec_next(&rs, &cur, batch, sizeof(batch) / sizeof(batch[0]), err)) > 0) {
+	while ((got = ep_relsec_next(&rs, &cur, batch, sizeof(batch) / sizeof(batch[0]), err)) >
+	       0) {
 		for (k = 0; k < got; k++) {
 			enum ep_dynkind kind = ep_dynkind_of(img->ehdr.e_machine, batch[k].r_type);
 

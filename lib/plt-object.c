@@ -69,7 +69,7 @@ struct seen {
 struct seen_all {
 	struct seen *v;
 	size_t n;
-	size_t *slot;		/* per section index: 1 + its place in v, or 0 */
+	size_t *slot; /* per section index: 1 + its place in v, or 0 */
 };
 
 /* The marks of st, made on first use; NULL when out of memory. */

@@ -70,7 +70,8 @@ int ep_plt_analyse(struct ep_image *img, const struct ep_plt_model *forced,
 			if (!ep_plt_models[i]->check(img, false))
 				m = ep_plt_models[i];
 		if (!m)
-			why = "no PLT model covers this kind of file (models: arm64 kernel modules, "
+			why = "no PLT model covers this kind of file (models: arm64 kernel "
+			      "modules, "
 			      "x86-64/AArch64 relocatable objects, linked executables and shared "
 			      "objects)";
 	}

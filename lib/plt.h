@@ -25,9 +25,9 @@
 
 /* What the user asked for; every model gets all of it and uses what applies. */
 struct ep_plt_options {
-	bool kaslr;		/* CONFIG_RANDOMIZE_BASE (arm64-module; default true) */
-	bool erratum_843419;	/* ARM64_WORKAROUND_843419 in effect (default true) */
-	unsigned int timing_reps;	/* --timing repetitions; 0: no timing */
+	bool kaslr;		  /* CONFIG_RANDOMIZE_BASE (arm64-module; default true) */
+	bool erratum_843419;	  /* ARM64_WORKAROUND_843419 in effect (default true) */
+	unsigned int timing_reps; /* --timing repetitions; 0: no timing */
 };
 
 /* arm64 module PLT groups: the kernel's mod->arch.core and mod->arch.init. */
@@ -42,61 +42,61 @@ const char *ep_plt_group_name(enum ep_plt_group g);
  * arm64-module only).
  */
 struct ep_plt_section {
-	size_t index;		/* the relocation section */
-	const char *name;	/* points into the image */
-	size_t target;		/* sh_info; 0 when the table relocates no one section */
-	const char *target_name;	/* "" when target is 0 */
+	size_t index;		 /* the relocation section */
+	const char *name;	 /* points into the image */
+	size_t target;		 /* sh_info; 0 when the table relocates no one section */
+	const char *target_name; /* "" when target is 0 */
 	enum ep_plt_group group;
-	uint64_t relocations;	/* entries: sh_size / sh_entsize */
-	uint64_t branch_relocations;	/* CALL26/JUMP26 (AArch64), PLT32 (x86-64) */
+	uint64_t relocations;	     /* entries: sh_size / sh_entsize */
+	uint64_t branch_relocations; /* CALL26/JUMP26 (AArch64), PLT32 (x86-64) */
 	/*
 	 * arm64-module: branches that need a slot; object: branches to
 	 * undefined symbols; linked: JUMP_SLOT and IRELATIVE (.rela.plt only).
 	 */
 	uint64_t plt_relocations;
-	uint64_t got_relocations;	/* linked: GLOB_DAT; object: GOT-generating; arm64: 0 */
+	uint64_t got_relocations; /* linked: GLOB_DAT; object: GOT-generating; arm64: 0 */
 	/*
 	 * arm64-module: slots the loader reserves; object: distinct undefined
 	 * symbols branched to in this section; linked: plt_relocations.
 	 */
 	uint64_t slots;
-	uint64_t slots_minimal;	/* slots really needed (see the model) */
-	uint64_t veneers;	/* erratum 843419 ADRP veneer slots (in slots) */
-	uint64_t spare;		/* erratum 843419 slack slots (in slots) */
-	uint64_t spare_minimal;	/* the same slack computed on the minimum */
-	uint64_t sorted_full;	/* entries sorted before v5.8: all of them */
-	uint64_t sorted_partitioned;	/* entries sorted since v5.8: nents */
-	uint64_t min_align;	/* sh_addralign the ADRP rule raises the target to, bytes; 0 none */
-	bool leftover;		/* the partition left a slot-needing entry unsorted */
-	uint64_t full_ns;	/* --timing: median ns of the full sort */
-	uint64_t partitioned_ns;	/* --timing: median ns of partition + sort */
+	uint64_t slots_minimal;	     /* slots really needed (see the model) */
+	uint64_t veneers;	     /* erratum 843419 ADRP veneer slots (in slots) */
+	uint64_t spare;		     /* erratum 843419 slack slots (in slots) */
+	uint64_t spare_minimal;	     /* the same slack computed on the minimum */
+	uint64_t sorted_full;	     /* entries sorted before v5.8: all of them */
+	uint64_t sorted_partitioned; /* entries sorted since v5.8: nents */
+	uint64_t min_align; /* sh_addralign the ADRP rule raises the target to, bytes; 0 none */
+	bool leftover;	    /* the partition left a slot-needing entry unsorted */
+	uint64_t full_ns;   /* --timing: median ns of the full sort */
+	uint64_t partitioned_ns; /* --timing: median ns of partition + sort */
 };
 
 /* Slots and bytes of one arm64 module PLT group. */
 struct ep_plt_group_result {
-	uint64_t slots;		/* plt_max_entries */
+	uint64_t slots; /* plt_max_entries */
 	uint64_t slots_minimal;
 	uint64_t bytes;		/* sh_size the loader gives .plt/.init.plt: (slots + 1) x 12 */
-	uint64_t bytes_minimal;	/* (slots_minimal + 1) x 12 */
+	uint64_t bytes_minimal; /* (slots_minimal + 1) x 12 */
 	size_t plt_index;	/* the .plt/.init.plt section, 0 when missing */
 };
 
 /* ET_DYN/ET_EXEC: what the static linker made. */
 struct ep_plt_linked {
-	uint64_t jump_slot;	/* JUMP_SLOT relocations in .rela.plt/.rel.plt */
-	uint64_t irelative;	/* IRELATIVE relocations in .rela.plt/.rel.plt */
-	uint64_t plt_slots;	/* jump_slot + irelative */
-	uint64_t glob_dat;	/* GLOB_DAT relocations in every dynamic table */
-	uint64_t plt_bytes, plt_sec_bytes, got_bytes, got_plt_bytes;	/* sh_size; 0 absent */
-	size_t rela_plt;	/* index of .rela.plt/.rel.plt, 0 when absent */
+	uint64_t jump_slot; /* JUMP_SLOT relocations in .rela.plt/.rel.plt */
+	uint64_t irelative; /* IRELATIVE relocations in .rela.plt/.rel.plt */
+	uint64_t plt_slots; /* jump_slot + irelative */
+	uint64_t glob_dat;  /* GLOB_DAT relocations in every dynamic table */
+	uint64_t plt_bytes, plt_sec_bytes, got_bytes, got_plt_bytes; /* sh_size; 0 absent */
+	size_t rela_plt; /* index of .rela.plt/.rel.plt, 0 when absent */
 };
 
 /* ET_REL objects that are not kernel modules: bounds for a static link. */
 struct ep_plt_object {
-	uint64_t branch_relocations;	/* R_X86_64_PLT32, R_AARCH64_CALL26/JUMP26 */
-	uint64_t undefined_branches;	/* of those, against undefined symbols */
-	uint64_t distinct_targets;	/* distinct undefined symbols branched to */
-	uint64_t got_relocations;	/* R_X86_64_GOTPCREL*, R_AARCH64_ADR_GOT_PAGE */
+	uint64_t branch_relocations; /* R_X86_64_PLT32, R_AARCH64_CALL26/JUMP26 */
+	uint64_t undefined_branches; /* of those, against undefined symbols */
+	uint64_t distinct_targets;   /* distinct undefined symbols branched to */
+	uint64_t got_relocations;    /* R_X86_64_GOTPCREL*, R_AARCH64_ADR_GOT_PAGE */
 	uint64_t distinct_got_symbols;
 };
 
@@ -104,19 +104,19 @@ struct ep_plt_model;
 
 /* Everything `elfplt plt` reports for one file. */
 struct ep_plt_result {
-	const struct ep_plt_model *model;	/* NULL: no model covers the file */
-	const char *note;	/* why not, when model is NULL; static */
+	const struct ep_plt_model *model; /* NULL: no model covers the file */
+	const char *note;		  /* why not, when model is NULL; static */
 	struct ep_plt_options opt;
-	const char *kernel_rejects;	/* arm64-module: why load_module() fails, or NULL */
+	const char *kernel_rejects; /* arm64-module: why load_module() fails, or NULL */
 	struct ep_plt_section *secs;
 	size_t nsecs;
 	struct ep_plt_group_result groups[EP_PLT_NGROUP];
-	bool has_tramp;		/* .text.ftrace_trampoline present */
-	uint64_t tramp_bytes;	/* its sh_size as the loader sets it */
-	uint64_t sorted_full, sorted_partitioned;	/* sums over secs */
-	size_t sort_sections;	/* sections the loader considers (exec-target RELA) */
-	size_t sort_skipped;	/* of those, sections with nents 0: no sort at all */
-	uint64_t full_ns, partitioned_ns;	/* --timing: sums of the section medians */
+	bool has_tramp;				  /* .text.ftrace_trampoline present */
+	uint64_t tramp_bytes;			  /* its sh_size as the loader sets it */
+	uint64_t sorted_full, sorted_partitioned; /* sums over secs */
+	size_t sort_sections;		  /* sections the loader considers (exec-target RELA) */
+	size_t sort_skipped;		  /* of those, sections with nents 0: no sort at all */
+	uint64_t full_ns, partitioned_ns; /* --timing: sums of the section medians */
 	bool linked_valid;
 	struct ep_plt_linked linked;
 	bool object_valid;
@@ -131,8 +131,8 @@ struct ep_plt_result {
  * negative ep_errcode with err filled.
  */
 struct ep_plt_model {
-	const char *name;	/* "arm64-module", "linked", "object" */
-	const char *source;	/* what it follows, for people and the JSON */
+	const char *name;   /* "arm64-module", "linked", "object" */
+	const char *source; /* what it follows, for people and the JSON */
 	const char *(*check)(const struct ep_image *img, bool forced);
 	int (*analyse)(struct ep_image *img, struct ep_plt_result *res, struct ep_error *err);
 };

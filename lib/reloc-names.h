@@ -11,16 +11,16 @@
  * functions in lib/reloc.h rather than these arrays.
  */
 struct ep_reloc_name {
-	uint16_t e_machine;	/* EM_* the type belongs to */
-	uint32_t r_type;	/* the psABI value */
-	const char *name;	/* "R_AARCH64_CALL26" */
-	uint8_t prefix_len;	/* strlen("R_AARCH64_"): where the kind starts */
+	uint16_t e_machine; /* EM_* the type belongs to */
+	uint32_t r_type;    /* the psABI value */
+	const char *name;   /* "R_AARCH64_CALL26" */
+	uint8_t prefix_len; /* strlen("R_AARCH64_"): where the kind starts */
 };
 
 struct ep_machine_name {
 	uint16_t e_machine;
-	const char *name;	/* "EM_AARCH64" */
-	const char *description;	/* <elf.h>'s comment: "ARM AARCH64" */
+	const char *name;	 /* "EM_AARCH64" */
+	const char *description; /* <elf.h>'s comment: "ARM AARCH64" */
 };
 
 extern const struct ep_reloc_name ep_reloc_name_table[];

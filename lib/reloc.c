@@ -29,8 +29,7 @@ bool ep_is_relsec(const GElf_Shdr *sh)
 }
 
 /* sh_entsize must be what the class says and divide sh_size. */
-static int check_table(const struct ep_image *img, size_t idx, size_t entsize,
-		       struct ep_error *err)
+static int check_table(const struct ep_image *img, size_t idx, size_t entsize, struct ep_error *err)
 {
 	const GElf_Shdr *sh = &img->sections[idx].shdr;
 
@@ -43,14 +42,14 @@ static int check_table(const struct ep_image *img, size_t idx, size_t entsize,
 
 	if (sh->sh_entsize == 0 || sh->sh_size % sh->sh_entsize != 0)
 		return ep_error_set(err, EP_EMALFORMED,
-				    "%s: sh_size %" PRIu64 " is not a multiple of sh_entsize %" PRIu64
-				    " (section %zu %s)",
+				    "%s: sh_size %" PRIu64
+				    " is not a multiple of sh_entsize %" PRIu64 " (section %zu %s)",
 				    img->path, (uint64_t)sh->sh_size, (uint64_t)sh->sh_entsize, idx,
 				    ep_section_label(img, idx));
 	if (sh->sh_entsize != entsize)
 		return ep_error_set(err, EP_EMALFORMED,
-				    "%s: sh_entsize %" PRIu64 " is not %zu (section %zu %s)", img->path,
-				    (uint64_t)sh->sh_entsize, entsize, idx,
+				    "%s: sh_entsize %" PRIu64 " is not %zu (section %zu %s)",
+				    img->path, (uint64_t)sh->sh_entsize, entsize, idx,
 				    ep_section_label(img, idx));
 	return 0;
 }
@@ -77,8 +76,8 @@ int ep_symtab_open(struct ep_image *img, size_t idx, struct ep_symtab *st, struc
 	sh = &img->sections[idx].shdr;
 	if (sh->sh_type != SHT_SYMTAB && sh->sh_type != SHT_DYNSYM)
 		return ep_error_set(err, EP_EMALFORMED,
-				    "%s: section %zu is not a symbol table (section %zu %s)", img->path,
-				    idx, idx, ep_section_label(img, idx));
+				    "%s: section %zu is not a symbol table (section %zu %s)",
+				    img->path, idx, idx, ep_section_label(img, idx));
 	rc = check_table(img, idx, cls == ELFCLASS32 ? sizeof(Elf32_Sym) : sizeof(Elf64_Sym), err);
 	if (rc)
 		return rc;
@@ -197,8 +196,9 @@ int ep_relsec_open(struct ep_image *img, size_t idx, struct ep_relsec *rs, struc
 	if (!rs->data)
 		return -EP_EMALFORMED;
 	if (rs->data->d_size < sh->sh_size)
-		return ep_error_set(err, EP_EMALFORMED, "%s: short relocation table (section %zu %s)",
-				    img->path, idx, ep_section_label(img, idx));
+		return ep_error_set(err, EP_EMALFORMED,
+				    "%s: short relocation table (section %zu %s)", img->path, idx,
+				    ep_section_label(img, idx));
 
 	if (rs->kind == EP_RELKIND_RELR) {
 		/*
@@ -213,22 +213,26 @@ int ep_relsec_open(struct ep_image *img, size_t idx, struct ep_relsec *rs, struc
 	rs->count = rs->entries;
 	if (sh->sh_info >= img->shnum)
 		return ep_error_set(err, EP_EMALFORMED,
-				    "%s: sh_info %" PRIu32 " is out of range (%zu sections) (section %zu %s)",
+				    "%s: sh_info %" PRIu32
+				    " is out of range (%zu sections) (section %zu %s)",
 				    img->path, (uint32_t)sh->sh_info, img->shnum, idx,
 				    ep_section_label(img, idx));
 	rs->target = sh->sh_info;
 	if (sh->sh_link >= img->shnum)
 		return ep_error_set(err, EP_EMALFORMED,
-				    "%s: sh_link %" PRIu32 " is out of range (%zu sections) (section %zu %s)",
+				    "%s: sh_link %" PRIu32
+				    " is out of range (%zu sections) (section %zu %s)",
 				    img->path, (uint32_t)sh->sh_link, img->shnum, idx,
 				    ep_section_label(img, idx));
 	/* Blame the relocation section, whose sh_link is wrong, not the one it names. */
 	if (sh->sh_link != SHN_UNDEF && img->sections[sh->sh_link].shdr.sh_type != SHT_SYMTAB &&
 	    img->sections[sh->sh_link].shdr.sh_type != SHT_DYNSYM)
 		return ep_error_set(err, EP_EMALFORMED,
-				    "%s: sh_link %" PRIu32 " (%s) is not a symbol table (section %zu %s)",
+				    "%s: sh_link %" PRIu32
+				    " (%s) is not a symbol table (section %zu %s)",
 				    img->path, (uint32_t)sh->sh_link,
-				    ep_section_label(img, sh->sh_link), idx, ep_section_label(img, idx));
+				    ep_section_label(img, sh->sh_link), idx,
+				    ep_section_label(img, idx));
 	return ep_symtab_open(img, sh->sh_link, &rs->symtab, err);
 }
 
@@ -245,22 +249,22 @@ static int bad_sym(const struct ep_relsec *rs, size_t entry, uint32_t sym, struc
  * The four table layouts in one macro so each loop stays a straight walk over
  * libelf's (host-order, and on the native path uncopied) array.
  */
-#define DECODE(TYPE, R_SYM, R_TYPE, ADDEND)                                       \
-	do {                                                                      \
-		const TYPE *t = (const TYPE *)rs->data->d_buf + cur->entry;       \
-		for (k = 0; k < todo; k++) {                                      \
-			out[k].r_offset = t[k].r_offset;                          \
-			out[k].r_sym = R_SYM(t[k].r_info);                        \
-			out[k].r_type = R_TYPE(t[k].r_info);                      \
-			out[k].r_addend = ADDEND;                                 \
-			out[k].has_addend = rs->kind == EP_RELKIND_RELA;          \
-			if (out[k].r_sym >= nsyms && out[k].r_sym != 0)           \
-				return bad_sym(rs, cur->entry + k, out[k].r_sym, err); \
-		}                                                                 \
+#define DECODE(TYPE, R_SYM, R_TYPE, ADDEND)                                                        \
+	do {                                                                                       \
+		const TYPE *t = (const TYPE *)rs->data->d_buf + cur->entry;                        \
+		for (k = 0; k < todo; k++) {                                                       \
+			out[k].r_offset = t[k].r_offset;                                           \
+			out[k].r_sym = R_SYM(t[k].r_info);                                         \
+			out[k].r_type = R_TYPE(t[k].r_info);                                       \
+			out[k].r_addend = ADDEND;                                                  \
+			out[k].has_addend = rs->kind == EP_RELKIND_RELA;                           \
+			if (out[k].r_sym >= nsyms && out[k].r_sym != 0)                            \
+				return bad_sym(rs, cur->entry + k, out[k].r_sym, err);             \
+		}                                                                                  \
 	} while (0)
 
-static ssize_t relr_next(const struct ep_relsec *rs, struct ep_rel_cursor *cur,
-			 struct ep_rel *out, size_t n)
+static ssize_t relr_next(const struct ep_relsec *rs, struct ep_rel_cursor *cur, struct ep_rel *out,
+			 size_t n)
 {
 	unsigned int ws = rs->img->ehdr.e_ident[EI_CLASS] == ELFCLASS32 ? 4 : 8;
 	size_t k = 0;
@@ -296,7 +300,7 @@ ssize_t ep_relsec_next(const struct ep_relsec *rs, struct ep_rel_cursor *cur, st
 	if (todo > n)
 		todo = n;
 	if (todo == 0)
-		return 0;	/* an empty table has no d_buf to index */
+		return 0; /* an empty table has no d_buf to index */
 	if (rs->img->ehdr.e_ident[EI_CLASS] == ELFCLASS32) {
 		if (rs->kind == EP_RELKIND_RELA)
 			DECODE(Elf32_Rela, ELF32_R_SYM, ELF32_R_TYPE, t[k].r_addend);
@@ -422,7 +426,7 @@ uint64_t ep_relr_encoded_size(const uint64_t *addr, size_t n, unsigned int word_
 	while (i < n) {
 		uint64_t base = addr[i++] + word_size;
 
-		words++;	/* the address entry */
+		words++; /* the address entry */
 		for (;;) {
 			uint64_t bitmap = 0;
 
@@ -435,7 +439,7 @@ uint64_t ep_relr_encoded_size(const uint64_t *addr, size_t n, unsigned int word_
 			}
 			if (!bitmap)
 				break;
-			words++;	/* one bitmap entry */
+			words++; /* one bitmap entry */
 			base += nbits * word_size;
 		}
 	}

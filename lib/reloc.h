@@ -21,11 +21,11 @@
 
 /* One relocation, whatever table it came from. */
 struct ep_rel {
-	uint64_t r_offset;	/* place: section offset (ET_REL) or address */
-	uint32_t r_type;	/* ELF*_R_TYPE(r_info) */
-	uint32_t r_sym;		/* ELF*_R_SYM(r_info), checked < the symbol count */
-	int64_t r_addend;	/* SHT_RELA's r_addend; 0 otherwise */
-	bool has_addend;	/* false for SHT_REL/SHT_RELR: addend is in the place */
+	uint64_t r_offset; /* place: section offset (ET_REL) or address */
+	uint32_t r_type;   /* ELF*_R_TYPE(r_info) */
+	uint32_t r_sym;	   /* ELF*_R_SYM(r_info), checked < the symbol count */
+	int64_t r_addend;  /* SHT_RELA's r_addend; 0 otherwise */
+	bool has_addend;   /* false for SHT_REL/SHT_RELR: addend is in the place */
 };
 
 enum ep_relkind { EP_RELKIND_REL, EP_RELKIND_RELA, EP_RELKIND_RELR };
@@ -35,11 +35,11 @@ const char *ep_relkind_name(enum ep_relkind kind);
 
 /* A symbol table (SHT_SYMTAB or SHT_DYNSYM) with its SHT_SYMTAB_SHNDX, if any. */
 struct ep_symtab {
-	size_t index;		/* section index; 0 when the table is absent */
-	size_t count;		/* symbols, including the null symbol 0 */
-	Elf_Data *data;		/* elf_getdata() of the table */
-	Elf_Data *shndx;	/* Elf32_Word per symbol, or NULL */
-	unsigned int elfclass;	/* ELFCLASS32 or ELFCLASS64 */
+	size_t index;	       /* section index; 0 when the table is absent */
+	size_t count;	       /* symbols, including the null symbol 0 */
+	Elf_Data *data;	       /* elf_getdata() of the table */
+	Elf_Data *shndx;       /* Elf32_Word per symbol, or NULL */
+	unsigned int elfclass; /* ELFCLASS32 or ELFCLASS64 */
 };
 
 /*
@@ -50,8 +50,7 @@ struct ep_symtab {
  * st_shndx is SHN_XINDEX when no SHT_SYMTAB_SHNDX links to the table
  * (checked once per table and image).
  */
-int ep_symtab_open(struct ep_image *img, size_t idx, struct ep_symtab *st,
-		   struct ep_error *err);
+int ep_symtab_open(struct ep_image *img, size_t idx, struct ep_symtab *st, struct ep_error *err);
 
 /*
  * Symbol sym's section index with SHN_XINDEX resolved through
@@ -63,14 +62,14 @@ uint32_t ep_symtab_shndx(const struct ep_symtab *st, size_t sym);
 /* A relocation section, checked and ready to iterate. */
 struct ep_relsec {
 	struct ep_image *img;
-	size_t index;		/* the relocation section's index */
+	size_t index; /* the relocation section's index */
 	enum ep_relkind kind;
-	size_t entries;		/* table entries: sh_size / sh_entsize */
-	size_t count;		/* relocations; for RELR decoded from the bitmaps */
-	size_t target;		/* sh_info: section relocated; 0 for none */
-	struct ep_symtab symtab;	/* sh_link's table (empty for RELR) */
+	size_t entries;		 /* table entries: sh_size / sh_entsize */
+	size_t count;		 /* relocations; for RELR decoded from the bitmaps */
+	size_t target;		 /* sh_info: section relocated; 0 for none */
+	struct ep_symtab symtab; /* sh_link's table (empty for RELR) */
 	Elf_Data *data;
-	uint32_t relr_type;	/* RELR: the machine's *_RELATIVE type, or 0 */
+	uint32_t relr_type; /* RELR: the machine's *_RELATIVE type, or 0 */
 };
 
 /* SHT_REL, SHT_RELA or SHT_RELR. */
@@ -85,13 +84,12 @@ bool ep_is_relsec(const GElf_Shdr *sh);
  * decoded once here to count them (no allocation); a bitmap before any
  * address counts from address 0, as glibc, the kernel and readelf do.
  */
-int ep_relsec_open(struct ep_image *img, size_t idx, struct ep_relsec *rs,
-		   struct ep_error *err);
+int ep_relsec_open(struct ep_image *img, size_t idx, struct ep_relsec *rs, struct ep_error *err);
 
 /* Position in a relocation section; zero it to start. */
 struct ep_rel_cursor {
-	size_t entry;		/* next table entry */
-	uint64_t relr_base;	/* RELR: address the next bitmap starts at */
+	size_t entry;	    /* next table entry */
+	uint64_t relr_base; /* RELR: address the next bitmap starts at */
 };
 
 /* Records ep_relsec_next() needs room for at least (one RELR bitmap). */
@@ -102,16 +100,15 @@ struct ep_rel_cursor {
  * Returns how many (0 at the end), or a negative ep_errcode with err filled
  * when an r_sym is not below the symbol table's count (EP_EMALFORMED).
  */
-ssize_t ep_relsec_next(const struct ep_relsec *rs, struct ep_rel_cursor *cur,
-		       struct ep_rel *out, size_t n, struct ep_error *err);
+ssize_t ep_relsec_next(const struct ep_relsec *rs, struct ep_rel_cursor *cur, struct ep_rel *out,
+		       size_t n, struct ep_error *err);
 
 /*
  * Decode all of rs into a new array (free() it) of rs->count records; the
  * scratch copy models that need to sort use.  Same errors as
  * ep_relsec_next(), plus EP_ENOMEM.
  */
-int ep_relsec_read_all(const struct ep_relsec *rs, struct ep_rel **out,
-		       struct ep_error *err);
+int ep_relsec_read_all(const struct ep_relsec *rs, struct ep_rel **out, struct ep_error *err);
 
 /*
  * Relocation type names, generated from <elf.h> (see lib/gen-reloc-names.sh).

@@ -153,7 +153,7 @@ char *ep_json_dump_at(const json_t *v, unsigned int depth, size_t *len)
 	buf[dst] = '\0';
 	while (nl--) {
 		size_t at = (size_t)((const char *)memrchr(buf, '\n', src) - buf);
-		size_t tail = src - at - 1;	/* bytes after that newline */
+		size_t tail = src - at - 1; /* bytes after that newline */
 
 		dst -= tail;
 		memmove(buf + dst, buf + at + 1, tail);
@@ -194,8 +194,7 @@ static void stream_key(struct ep_json_stream *js, unsigned int depth, const char
 
 int ep_json_stream_begin(struct ep_json_stream *js, FILE *out, const char *schema)
 {
-	json_t *head = json_pack("{s:s, s:s}", "schema", schema, "elfplt_version",
-				 PACKAGE_VERSION);
+	json_t *head = json_pack("{s:s, s:s}", "schema", schema, "elfplt_version", PACKAGE_VERSION);
 
 	memset(js, 0, sizeof(*js));
 	js->out = out;
@@ -251,19 +250,19 @@ int ep_json_stream_end(struct ep_json_stream *js, const json_t *totals)
  * more than formatting them.
  */
 struct ep_cell {
-	size_t off;		/* into text */
-	size_t len;		/* bytes; 0 for an empty or missing cell */
+	size_t off; /* into text */
+	size_t len; /* bytes; 0 for an empty or missing cell */
 };
 
 struct ep_table {
 	unsigned int ncols;
 	char align[16];
-	struct ep_cell *cells;	/* row-major, headers first */
-	size_t nrows;		/* including the header row */
-	size_t cap;		/* rows allocated */
-	unsigned int col;	/* next cell of the last row */
-	char *text;		/* every cell's bytes, one after the other */
-	size_t used, size;	/* bytes of text in use, allocated */
+	struct ep_cell *cells; /* row-major, headers first */
+	size_t nrows;	       /* including the header row */
+	size_t cap;	       /* rows allocated */
+	unsigned int col;      /* next cell of the last row */
+	char *text;	       /* every cell's bytes, one after the other */
+	size_t used, size;     /* bytes of text in use, allocated */
 	bool nomem;
 };
 
@@ -383,7 +382,7 @@ void ep_table_cell_str(struct ep_table *t, const char *s)
 void ep_table_cell_u64(struct ep_table *t, uint64_t v)
 {
 	struct ep_cell *c = next_cell(t);
-	char digits[20];	/* 2^64 - 1 has 20 */
+	char digits[20]; /* 2^64 - 1 has 20 */
 	size_t n = 0;
 
 	do {
@@ -402,7 +401,7 @@ void ep_table_cell_index(struct ep_table *t, uint64_t index, const char *name)
 {
 	struct ep_cell *c = next_cell(t);
 	size_t name_len = name ? strlen(name) : 0, n = 0;
-	char digits[20];	/* 2^64 - 1 has 20 */
+	char digits[20]; /* 2^64 - 1 has 20 */
 	char *p;
 
 	do {
@@ -515,7 +514,7 @@ const char *ep_percent(char *buf, size_t size, uint64_t part, uint64_t whole)
 		if (2 * rem != whole && size >= sizeof("100.0%")) {
 			char *p = buf;
 
-			tenths += 2 * rem > whole;	/* 0 to 1000 */
+			tenths += 2 * rem > whole; /* 0 to 1000 */
 			if (tenths >= 1000)
 				*p++ = '1';
 			if (tenths >= 100)

@@ -69,8 +69,8 @@ char *ep_json_dump_at(const json_t *v, unsigned int depth, size_t *len);
  */
 struct ep_json_stream {
 	FILE *out;
-	size_t nfiles;		/* files[] entries written */
-	bool failed;		/* a write or dump failed */
+	size_t nfiles; /* files[] entries written */
+	bool failed;   /* a write or dump failed */
 };
 
 /* Start the document of schema on out.  Returns 0, -EP_EIO or -EP_ENOMEM. */

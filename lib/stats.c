@@ -188,7 +188,7 @@ void ep_sizes_of(const struct ep_image *img, struct ep_sizes *sz)
 int ep_stats_count(struct ep_relsec_stats *s, const struct ep_rel *r, size_t n,
 		   const struct ep_symtab *st, uint64_t *seen)
 {
-	struct ep_type_count *last = NULL;	/* in use; valid until the table grows */
+	struct ep_type_count *last = NULL; /* in use; valid until the table grows */
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -218,7 +218,7 @@ struct seen_set {
 	uint64_t **bits;
 	size_t *nsyms;
 	size_t n;
-	size_t *slot;		/* per section index: 1 + its place above, or 0 */
+	size_t *slot; /* per section index: 1 + its place above, or 0 */
 };
 
 static uint64_t *seen_for(struct seen_set *ss, const struct ep_symtab *st, size_t max)
@@ -310,9 +310,9 @@ static void price_relr(const struct ep_image *img, struct ep_dyn_stats *dyn, str
 
 	if (dyn->relative_in_rel)
 		entsize = dyn->relative_in_rel_bytes / dyn->relative_in_rel;
-	if (o->n)	/* qsort()'s base must not be NULL, even for 0 elements */
+	if (o->n) /* qsort()'s base must not be NULL, even for 0 elements */
 		qsort(o->v, o->n, sizeof(*o->v), cmp_u64);
-	for (i = 0; i < o->n; i++)	/* one place relocated twice packs once */
+	for (i = 0; i < o->n; i++) /* one place relocated twice packs once */
 		if (k == 0 || o->v[i] != o->v[k - 1])
 			o->v[k++] = o->v[i];
 	dyn->relr_packable = o->n;

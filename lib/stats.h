@@ -23,14 +23,14 @@
  * are.  A zeroed struct is an empty table.
  */
 struct ep_type_counts {
-	struct ep_type_count *slots;	/* cap entries; count 0 marks a free slot */
-	size_t cap;		/* slots: 0 or a power of two */
-	size_t n;		/* slots in use: distinct types with a non-zero count */
+	struct ep_type_count *slots; /* cap entries; count 0 marks a free slot */
+	size_t cap;		     /* slots: 0 or a power of two */
+	size_t n;		     /* slots in use: distinct types with a non-zero count */
 };
 
 struct ep_type_count {
 	uint32_t r_type;
-	uint64_t count;		/* relocations */
+	uint64_t count; /* relocations */
 };
 
 /* Add n relocations of r_type (n 0 adds nothing).  Returns 0, or -EP_ENOMEM. */
@@ -54,11 +54,11 @@ void ep_type_counts_free(struct ep_type_counts *tc);
 
 /* What a relocation's symbol is, relative to the section it relocates. */
 enum ep_symclass {
-	EP_SYM_NONE,		/* r_sym 0: no symbol */
-	EP_SYM_UNDEF,		/* st_shndx SHN_UNDEF */
-	EP_SYM_SAME_SECTION,	/* defined in the relocation's target section */
-	EP_SYM_OTHER_SECTION,	/* defined in another section */
-	EP_SYM_ABS_COMMON,	/* SHN_ABS, SHN_COMMON or another reserved index */
+	EP_SYM_NONE,	      /* r_sym 0: no symbol */
+	EP_SYM_UNDEF,	      /* st_shndx SHN_UNDEF */
+	EP_SYM_SAME_SECTION,  /* defined in the relocation's target section */
+	EP_SYM_OTHER_SECTION, /* defined in another section */
+	EP_SYM_ABS_COMMON,    /* SHN_ABS, SHN_COMMON or another reserved index */
 	EP_SYM_NCLASS
 };
 
@@ -93,25 +93,25 @@ enum ep_dynkind ep_dynkind_of(unsigned int e_machine, uint32_t r_type);
 /* One relocation section of a file. */
 struct ep_relsec_stats {
 	size_t index;
-	const char *name;	/* points into the image */
+	const char *name; /* points into the image */
 	enum ep_relkind kind;
-	uint64_t entries;	/* table entries (RELR: words) */
-	uint64_t relocations;	/* relocations (RELR: decoded; else = entries) */
-	size_t target;		/* sh_info; 0 for none */
-	const char *target_name;	/* "" when target is 0 */
-	bool target_exec;	/* target has SHF_EXECINSTR */
-	size_t symtab;		/* sh_link */
-	bool dynamic;		/* SHF_ALLOC: applied by the dynamic loader */
-	uint64_t bytes;		/* sh_size */
+	uint64_t entries;	 /* table entries (RELR: words) */
+	uint64_t relocations;	 /* relocations (RELR: decoded; else = entries) */
+	size_t target;		 /* sh_info; 0 for none */
+	const char *target_name; /* "" when target is 0 */
+	bool target_exec;	 /* target has SHF_EXECINSTR */
+	size_t symtab;		 /* sh_link */
+	bool dynamic;		 /* SHF_ALLOC: applied by the dynamic loader */
+	uint64_t bytes;		 /* sh_size */
 	struct ep_type_counts types;
 	uint64_t by_symclass[EP_SYM_NCLASS];
 };
 
 /* Dynamic relocations of an ET_EXEC/ET_DYN file (SHF_ALLOC sections). */
 struct ep_dyn_stats {
-	uint64_t by_kind[EP_DYN_NKIND];	/* relocations */
+	uint64_t by_kind[EP_DYN_NKIND]; /* relocations */
 	uint64_t relative_in_rel;	/* RELATIVE entries in REL/RELA tables */
-	uint64_t relative_in_rel_bytes;	/* bytes those entries take */
+	uint64_t relative_in_rel_bytes; /* bytes those entries take */
 	uint64_t relr_packable;		/* of those, at word-aligned places */
 	uint64_t relr_packed_bytes;	/* bytes SHT_RELR would take for them */
 	int64_t relr_savings_bytes;	/* packable entries' bytes - packed bytes */
@@ -121,21 +121,21 @@ struct ep_dyn_stats {
 
 /* Sizes the way size(1)'s Berkeley format sums SHF_ALLOC sections, bytes. */
 struct ep_sizes {
-	uint64_t text;		/* executable or read-only */
-	uint64_t data;		/* writable with contents */
-	uint64_t bss;		/* writable SHT_NOBITS */
+	uint64_t text; /* executable or read-only */
+	uint64_t data; /* writable with contents */
+	uint64_t bss;  /* writable SHT_NOBITS */
 };
 
 /* Everything `elfplt stats` reports for one file. */
 struct ep_file_stats {
 	bool kernel_module;
-	uint64_t relocations;	/* all relocation sections */
+	uint64_t relocations; /* all relocation sections */
 	struct ep_relsec_stats *secs;
 	size_t nsecs;
 	struct ep_type_counts types;
 	uint64_t by_symclass[EP_SYM_NCLASS];
-	uint64_t distinct_symbols;	/* symbols referenced, per symbol table, summed */
-	bool linked;		/* ET_EXEC or ET_DYN: dyn is filled */
+	uint64_t distinct_symbols; /* symbols referenced, per symbol table, summed */
+	bool linked;		   /* ET_EXEC or ET_DYN: dyn is filled */
 	struct ep_dyn_stats dyn;
 	struct ep_sizes sizes;
 };

@@ -48,8 +48,7 @@ static void run_load(struct ep_image *img, const struct ep_blob *blob)
 			check_message(&err);
 	ep_load_plan_totals(&plan, &t);
 	if (ep_load_plan_encode(&plan, &buf, &len, &err) == 0) {
-		if (ep_load_plan_decode(&back, buf, len, &err) != 0 ||
-		    back.nfiles != plan.nfiles) {
+		if (ep_load_plan_decode(&back, buf, len, &err) != 0 || back.nfiles != plan.nfiles) {
 			fprintf(stderr, "load plan does not decode: %s\n", err.message);
 			abort();
 		}

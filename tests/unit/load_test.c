@@ -17,12 +17,12 @@
 
 static int failures;
 
-#define CHECK(cond)                                                           \
-	do {                                                                  \
-		if (!(cond)) {                                                \
-			fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); \
-			failures++;                                           \
-		}                                                             \
+#define CHECK(cond)                                                                                \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);            \
+			failures++;                                                                \
+		}                                                                                  \
 	} while (0)
 
 static void test_status(void)
@@ -46,12 +46,13 @@ static void test_status(void)
 	CHECK(ep_proc_status_parse("VmHWM:\t 1 kB\nVmRSS:\t 1 kB\nRssFile:\t 2 kB\n", &u) == -1);
 	/* "VmHWMX" is not VmHWM; a value without "kB" is not accepted. */
 	CHECK(ep_proc_status_parse("VmHWMX:\t 1 kB\nVmRSS:\t 1 kB\nRssAnon:\t 2 kB\n"
-				   "RssFile:\t 3 kB\n", &u) == -1);
+				   "RssFile:\t 3 kB\n",
+				   &u) == -1);
 	CHECK(ep_proc_status_parse("VmHWM:\t 1\nVmRSS:\t 1 kB\nRssAnon:\t 2 kB\n"
-				   "RssFile:\t 3 kB\n", &u) == -1);
+				   "RssFile:\t 3 kB\n",
+				   &u) == -1);
 	/* Without VmRSS the start of a phase is unknown: refused. */
-	CHECK(ep_proc_status_parse("VmHWM:\t 1 kB\nRssAnon:\t 2 kB\nRssFile:\t 3 kB\n", &u) ==
-	      -1);
+	CHECK(ep_proc_status_parse("VmHWM:\t 1 kB\nRssAnon:\t 2 kB\nRssFile:\t 3 kB\n", &u) == -1);
 }
 
 /* Two snapshots around a phase, in the units of struct ep_proc_usage. */
@@ -183,8 +184,7 @@ static void test_plan(void)
 	if (out.nfiles == 2) {
 		/* A path with a space and a newline survives (length-prefixed). */
 		CHECK(strcmp(out.files[0].path, "a b\nc.ko") == 0);
-		CHECK(out.files[0].compression == EP_COMP_NONE &&
-		      out.files[0].image_size == 30000);
+		CHECK(out.files[0].compression == EP_COMP_NONE && out.files[0].image_size == 30000);
 		CHECK(out.files[0].nranges == 2 && out.files[0].ranges[1].offset == 4096 &&
 		      out.files[0].ranges[1].size == 20000);
 		/* The compression itself survives, not only "compressed". */

@@ -75,8 +75,18 @@ static size_t pick_offset(uint64_t *s, size_t size)
 static void mutate(unsigned char *m, size_t size, uint64_t *s)
 {
 	static const uint64_t extremes[] = {
-		0, 1, 0xff, 0x7f, 0x80, 0xffff, 0xff00, 0x7fffffff, 0x80000000,
-		0xffffffff, 0x7fffffffffffffffull, 0xffffffffffffffffull,
+		0,
+		1,
+		0xff,
+		0x7f,
+		0x80,
+		0xffff,
+		0xff00,
+		0x7fffffff,
+		0x80000000,
+		0xffffffff,
+		0x7fffffffffffffffull,
+		0xffffffffffffffffull,
 	};
 	const size_t nextremes = sizeof(extremes) / sizeof(extremes[0]);
 	unsigned int k, edits = 1 + (unsigned int)(next(s) % 4);
@@ -131,8 +141,8 @@ int main(int argc, char **argv)
 			mutate(m, size, &s);
 			opened += ep_exercise_image(m, size) == 0;
 		}
-		printf("%s: %zu bytes, %zu prefixes and %" PRIu64 " mutants, %zu opened\n",
-		       argv[a], size, size + 1, count, opened);
+		printf("%s: %zu bytes, %zu prefixes and %" PRIu64 " mutants, %zu opened\n", argv[a],
+		       size, size + 1, count, opened);
 		free(m);
 		free(orig);
 	}

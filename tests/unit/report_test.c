@@ -19,12 +19,12 @@
 
 static int failures;
 
-#define CHECK(cond)                                                              \
-	do {                                                                     \
-		if (!(cond)) {                                                   \
-			fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); \
-			failures++;                                              \
-		}                                                                \
+#define CHECK(cond)                                                                                \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);            \
+			failures++;                                                                \
+		}                                                                                  \
 	} while (0)
 
 /* t printed with indent, as a string to free(). */
@@ -65,7 +65,7 @@ static void test_alignment(void)
 	ep_table_cell(t, "[%d] %s", 7, "x");
 	ep_table_row(t);
 	ep_table_cell(t, "%s", "longer");
-	ep_table_cell_u64(t, UINT64_MAX);	/* 18446744073709551615: 20 digits */
+	ep_table_cell_u64(t, UINT64_MAX); /* 18446744073709551615: 20 digits */
 	/* Third cell missing: printed empty. */
 	CHECK(ep_table_rows(t) == 2);
 	s = printed(t, "  ");
@@ -76,7 +76,11 @@ static void test_alignment(void)
 	 */
 	check_text(s,
 		   "  name                       n  note\n"
-		   "  a" "     " "  " "                   0" "  [7] x\n"
+		   "  a"
+		   "     "
+		   "  "
+		   "                   0"
+		   "  [7] x\n"
 		   "  longer  18446744073709551615  \n",
 		   __LINE__);
 	free(s);
@@ -121,11 +125,11 @@ static void test_growth(void)
 	big[sizeof(big) - 1] = '\0';
 	ep_table_row(t);
 	ep_table_cell(t, "%zu", (size_t)1);
-	ep_table_cell(t, "%s", big);	/* 2999 bytes through vsnprintf */
+	ep_table_cell(t, "%s", big); /* 2999 bytes through vsnprintf */
 	for (i = 2; i <= 100; i++) {
 		ep_table_row(t);
 		ep_table_cell_u64(t, i);
-		ep_table_cell_str(t, big + sizeof(big) - 1 - i);	/* i bytes of 'b' */
+		ep_table_cell_str(t, big + sizeof(big) - 1 - i); /* i bytes of 'b' */
 	}
 	s = printed(t, "");
 	/* Column k is 3 wide ("100"); each line: k right-aligned, 2 spaces, v. */
@@ -176,10 +180,11 @@ static void test_stream(size_t nfiles)
 	big[sizeof(big) - 1] = '\0';
 	for (i = 0; i < nfiles; i++)
 		json_array_append_new(files,
-				      json_pack("{s:s, s:I, s:{s:[i, i, {s:s}], s:{}}, s:s}", "path",
+				      json_pack("{s:s, s:I, s:{s:[i, i, {s:s}], s:{}}, s:s}",
+						"path",
 						i == 1 ? "a \"quoted\"\n\tpath \xc3\xa9" : "p",
-						"index", (json_int_t)i, "nested", "arr", 1, 2, "deep", "v",
-						"none", "big", i == 2 ? big : ""));
+						"index", (json_int_t)i, "nested", "arr", 1, 2,
+						"deep", "v", "none", "big", i == 2 ? big : ""));
 
 	f = open_memstream(&whole, &whole_len);
 	CHECK(f && ep_report_write_json(doc, f) == 0);
@@ -234,7 +239,8 @@ static void test_dump_at(void)
 	free(want);
 	/* At depth 3 every line after the first gets 6 more spaces. */
 	got = ep_json_dump_at(v, 3, &len);
-	check_text(got, "{\n        \"a\": [\n          1,\n          \"b\\nc\"\n        ]\n      }",
+	check_text(got,
+		   "{\n        \"a\": [\n          1,\n          \"b\\nc\"\n        ]\n      }",
 		   __LINE__);
 	free(got);
 	json_decref(v);
@@ -253,7 +259,8 @@ static void check_percent(uint64_t part, uint64_t whole)
 	ep_percent(got, sizeof(got), part, whole);
 	snprintf(want, sizeof(want), "%.1f%%", 100.0 * (double)part / (double)whole);
 	if (strcmp(got, want) != 0) {
-		fprintf(stderr, "FAIL %s:%d: ep_percent(%" PRIu64 ", %" PRIu64 ") = %s, printf %s\n",
+		fprintf(stderr,
+			"FAIL %s:%d: ep_percent(%" PRIu64 ", %" PRIu64 ") = %s, printf %s\n",
 			__FILE__, __LINE__, part, whole, got, want);
 		failures++;
 	}
@@ -270,8 +277,8 @@ static void test_percent(void)
 	for (whole = 1; whole <= 1500; whole++)
 		for (part = 0; part <= whole; part++)
 			check_percent(part, whole);
-	CHECK(strcmp(ep_percent(buf, sizeof(buf), 1, 16), "6.2%") == 0);	/* tie: to even */
-	CHECK(strcmp(ep_percent(buf, sizeof(buf), 3, 16), "18.8%") == 0);	/* 18.75: to even */
+	CHECK(strcmp(ep_percent(buf, sizeof(buf), 1, 16), "6.2%") == 0);  /* tie: to even */
+	CHECK(strcmp(ep_percent(buf, sizeof(buf), 3, 16), "18.8%") == 0); /* 18.75: to even */
 	CHECK(strcmp(ep_percent(buf, sizeof(buf), 7, 7), "100.0%") == 0);
 	/* Large wholes, up to and past 2^40 (xorshift64 for the numbers). */
 	for (i = 0; i < 200000; i++) {

@@ -23,32 +23,32 @@
 
 static int failures;
 
-#define CHECK(cond)                                                              \
-	do {                                                                     \
-		if (!(cond)) {                                                   \
-			fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); \
-			failures++;                                              \
-		}                                                                \
+#define CHECK(cond)                                                                                \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);            \
+			failures++;                                                                \
+		}                                                                                  \
 	} while (0)
 
-#define CHECK_EQ_U64(a, b)                                                       \
-	do {                                                                     \
-		uint64_t a_ = (a), b_ = (b);                                     \
-		if (a_ != b_) {                                                  \
-			fprintf(stderr, "FAIL %s:%d: %s = %" PRIu64 ", expected %" PRIu64 "\n", \
-				__FILE__, __LINE__, #a, a_, b_);                 \
-			failures++;                                              \
-		}                                                                \
+#define CHECK_EQ_U64(a, b)                                                                         \
+	do {                                                                                       \
+		uint64_t a_ = (a), b_ = (b);                                                       \
+		if (a_ != b_) {                                                                    \
+			fprintf(stderr, "FAIL %s:%d: %s = %" PRIu64 ", expected %" PRIu64 "\n",    \
+				__FILE__, __LINE__, #a, a_, b_);                                   \
+			failures++;                                                                \
+		}                                                                                  \
 	} while (0)
 
-#define CHECK_STR(a, b)                                                          \
-	do {                                                                     \
-		const char *a_ = (a), *b_ = (b);                                 \
-		if (!a_ || strcmp(a_, b_) != 0) {                                \
-			fprintf(stderr, "FAIL %s:%d: %s = \"%s\", expected \"%s\"\n", \
-				__FILE__, __LINE__, #a, a_ ? a_ : "(null)", b_);  \
-			failures++;                                              \
-		}                                                                \
+#define CHECK_STR(a, b)                                                                            \
+	do {                                                                                       \
+		const char *a_ = (a), *b_ = (b);                                                   \
+		if (!a_ || strcmp(a_, b_) != 0) {                                                  \
+			fprintf(stderr, "FAIL %s:%d: %s = \"%s\", expected \"%s\"\n", __FILE__,    \
+				__LINE__, #a, a_ ? a_ : "(null)", b_);                             \
+			failures++;                                                                \
+		}                                                                                  \
 	} while (0)
 
 /* gABI: r_sym 0 is no symbol; SHN_UNDEF, SHN_ABS, SHN_COMMON are reserved. */
@@ -141,10 +141,10 @@ static void test_relr_size(void)
 
 	CHECK_EQ_U64(ep_relr_encoded_size(NULL, 0, 8), 0);
 	a[0] = 0x1000;
-	CHECK_EQ_U64(ep_relr_encoded_size(a, 1, 8), 8);	/* one address */
+	CHECK_EQ_U64(ep_relr_encoded_size(a, 1, 8), 8); /* one address */
 	a[1] = 0x1008;
 	a[2] = 0x1010;
-	CHECK_EQ_U64(ep_relr_encoded_size(a, 3, 8), 16);	/* address + bitmap */
+	CHECK_EQ_U64(ep_relr_encoded_size(a, 3, 8), 16); /* address + bitmap */
 	/* 64 consecutive words: the address and one bitmap of 63 bits. */
 	for (i = 0; i < 65; i++)
 		a[i] = 0x1000 + 8 * i;
@@ -167,7 +167,7 @@ static void test_relr_size(void)
 	 */
 	a[1] = 0x1200;
 	CHECK_EQ_U64(ep_relr_encoded_size(a, 2, 8), 16);
-	a[2] = 0x1208;	/* ... and 0x1208 is bit 1 of a bitmap after it: 24 */
+	a[2] = 0x1208; /* ... and 0x1208 is bit 1 of a bitmap after it: 24 */
 	CHECK_EQ_U64(ep_relr_encoded_size(a, 3, 8), 24);
 	/* 4-byte words, 31-bit bitmaps: 32 consecutive = 2 words, 33 = 3. */
 	for (i = 0; i < 33; i++)
@@ -227,9 +227,9 @@ static void test_stats_count(void)
 	Elf_Data data = { .d_buf = syms, .d_size = sizeof(syms) };
 	struct ep_symtab st = { .index = 7, .count = 5, .data = &data, .elfclass = ELFCLASS64 };
 	const struct ep_rel r[] = {
-		{ .r_type = 283, .r_sym = 2 }, { .r_type = 283, .r_sym = 2 },
-		{ .r_type = 283, .r_sym = 1 }, { .r_type = 257, .r_sym = 4 },
-		{ .r_type = 257, .r_sym = 3 }, { .r_type = 0, .r_sym = 0 },
+		{ .r_type = 283, .r_sym = 2 },	{ .r_type = 283, .r_sym = 2 },
+		{ .r_type = 283, .r_sym = 1 },	{ .r_type = 257, .r_sym = 4 },
+		{ .r_type = 257, .r_sym = 3 },	{ .r_type = 0, .r_sym = 0 },
 		{ .r_type = 5000, .r_sym = 4 },
 	};
 	struct ep_relsec_stats s;
@@ -433,8 +433,8 @@ int main(void)
 	ppc = build_fixture(yaml2obj, srcdir, dir, "stats-relr-ppc32");
 	test_zero_copy(kmod);
 	test_converted(mips);
-	test_relr(relr, 5, relr64, 1027);	/* R_AARCH64_RELATIVE */
-	test_relr(ppc, 1, relr32, 22);		/* R_PPC_RELATIVE */
+	test_relr(relr, 5, relr64, 1027); /* R_AARCH64_RELATIVE */
+	test_relr(ppc, 1, relr32, 22);	  /* R_PPC_RELATIVE */
 	free(kmod);
 	free(mips);
 	free(relr);
