@@ -82,42 +82,52 @@ static bool looks_like_input(const char *path)
 	       ep_compression_sniff(head, (size_t)n) != EP_COMP_NONE;
 }
 
-/* dir contains file (both resolved): "/a/b" contains "/a/b/c/d". */
-static bool contains(const char *dir, const char *file)
+/*
+ * The walk of dir lists the file ost describes, by any of its names: by
+ * inode, not by path, as a hard link elsewhere or a symbolic link to a
+ * file in the tree is the same file.  When the walk runs out of memory,
+ * say so: better refuse an output than destroy an input.
+ */
+static bool walk_lists(const char *dir, const struct stat *ost)
 {
-	size_t n = strlen(dir);
+	struct ep_pathlist pl = { 0 };
+	struct ep_error err;
+	bool found;
+	struct stat st;
+	size_t i;
 
-	if (strcmp(dir, "/") == 0)
-		return true;
-	return strncmp(dir, file, n) == 0 && file[n] == '/';
+	found = ep_pathlist_expand(&pl, &dir, 1, &err) != 0;
+	for (i = 0; i < pl.count && !found; i++)
+		found = stat(pl.paths[i], &st) == 0 && st.st_dev == ost->st_dev &&
+			st.st_ino == ost->st_ino;
+	ep_pathlist_free(&pl);
+	return found;
 }
 
 /*
  * Opening the output truncates it: refuse an output that is one of the
- * inputs, or an ELF file inside an input directory that the walk would take.
+ * inputs, or an ELF file that the walk of an input directory would take.
  */
 static bool output_is_input(const char *output, const struct ep_paths *in)
 {
 	struct stat ost, st;
-	char *oreal, *dreal;
-	bool clash = false;
+	bool clash = false, elf = false, sniffed = false;
 	size_t i;
 
 	if (stat(output, &ost) != 0 || !S_ISREG(ost.st_mode))
 		return false; /* nothing there yet, or a device such as /dev/null */
-	oreal = realpath(output, NULL);
 	for (i = 0; i < in->n && !clash; i++) {
 		if (stat(in->v[i], &st) != 0)
 			continue;
 		if (st.st_dev == ost.st_dev && st.st_ino == ost.st_ino) {
 			clash = true;
-		} else if (S_ISDIR(st.st_mode) && oreal) {
-			dreal = realpath(in->v[i], NULL);
-			clash = dreal && contains(dreal, oreal) && looks_like_input(output);
-			free(dreal);
+		} else if (S_ISDIR(st.st_mode)) {
+			if (!sniffed)
+				elf = looks_like_input(output);
+			sniffed = true;
+			clash = elf && walk_lists(in->v[i], &ost);
 		}
 	}
-	free(oreal);
 	return clash;
 }
 
