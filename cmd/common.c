@@ -288,6 +288,14 @@ static void process(const struct run *r, size_t i, struct outcome *o)
 	} else {
 		o->quiet = pass_over(r->pl->walked[i], path, &blob, &o->err);
 	}
+	if (ep_blob_check(&blob, &o->err)) {
+		/* It shrank as it was read: what came of it came from zeros. */
+		free(o->result);
+		o->result = NULL;
+		o->result_len = 0;
+		o->rc = -EP_EIO;
+		o->quiet = false;
+	}
 	ep_blob_close(&blob);
 	free(clean);
 }

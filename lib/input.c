@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <lzma.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -303,6 +304,101 @@ out:
 	return rc;
 }
 
+/*
+ * A mapped file that shrinks while it is read (truncated, or rewritten in
+ * place by cp or a build) raises SIGBUS (BUS_ADRERR) on its pages past the
+ * new end, which killed the process.  The blobs' live mappings are listed
+ * here; for a fault in one, the handler maps a page of zeros over the
+ * faulting page, so the read goes on, and marks the mapping shrunk for
+ * ep_blob_check() to report.  A SIGBUS anywhere else gets the action there
+ * was before.  (One thread per process: elfplt's jobs are processes.)
+ */
+struct live_map {
+	uintptr_t start, end;
+	volatile sig_atomic_t shrank;
+};
+
+static struct live_map *live;
+static size_t nlive, live_cap;
+static struct sigaction bus_before;
+static uintptr_t page_mask;
+
+static void on_sigbus(int sig, siginfo_t *si, void *uc)
+{
+	uintptr_t a = (uintptr_t)si->si_addr;
+	size_t i;
+
+	(void)sig;
+	(void)uc;
+	for (i = 0; i < nlive; i++) {
+		if (a < live[i].start || a >= live[i].end)
+			continue;
+		if (mmap((void *)(a & page_mask), ~page_mask + 1, PROT_READ,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
+			break;
+		live[i].shrank = 1;
+		return;
+	}
+	/* Not ours: returning faults again, now with the action from before. */
+	sigaction(SIGBUS, &bus_before, NULL);
+}
+
+/* List the mapping [map, map + len); the handler is installed on first use. */
+static int live_add(const void *map, size_t len)
+{
+	struct sigaction sa = { 0 };
+	struct live_map *nl;
+
+	if (!page_mask) {
+		sa.sa_sigaction = on_sigbus;
+		sa.sa_flags = SA_SIGINFO;
+		sigemptyset(&sa.sa_mask);
+		if (sigaction(SIGBUS, &sa, &bus_before) != 0)
+			return -1;
+		page_mask = ~((uintptr_t)sysconf(_SC_PAGESIZE) - 1);
+	}
+	if (nlive == live_cap) {
+		nl = realloc(live, (live_cap ? live_cap * 2 : 8) * sizeof(*nl));
+		if (!nl)
+			return -1;
+		live = nl;
+		live_cap = live_cap ? live_cap * 2 : 8;
+	}
+	live[nlive++] = (struct live_map){ (uintptr_t)map, (uintptr_t)map + len, 0 };
+	return 0;
+}
+
+static struct live_map *live_find(const void *map)
+{
+	size_t i;
+
+	for (i = 0; i < nlive; i++)
+		if (live[i].start == (uintptr_t)map)
+			return &live[i];
+	return NULL;
+}
+
+/* Take the mapping off the list, before it is unmapped. */
+static void live_remove(const void *map)
+{
+	struct live_map *m = live_find(map);
+
+	if (m)
+		*m = live[--nlive];
+}
+
+int ep_blob_check(const struct ep_blob *b, struct ep_error *err)
+{
+	const struct live_map *m = b->map ? live_find(b->map) : NULL;
+
+	if (m && m->shrank)
+		return ep_error_set(err, EP_EIO,
+				    "%s: the file shrank while it was read (truncated or "
+				    "rewritten in place)",
+				    b->path);
+	return 0;
+}
+
 int ep_blob_open(struct ep_blob *b, const char *path, bool populate, struct ep_error *err)
 {
 	struct stat st;
@@ -337,6 +433,10 @@ int ep_blob_open(struct ep_blob *b, const char *path, bool populate, struct ep_e
 		rc = ep_error_set(err, EP_EIO, "%s: mmap: %s", path, strerror(errno));
 		goto out;
 	}
+	if (live_add(b->map, b->map_size)) {
+		rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", path);
+		goto out;
+	}
 	b->compression = ep_compression_sniff(b->map, b->map_size);
 	switch (b->compression) {
 	case EP_COMP_NONE:
@@ -355,6 +455,9 @@ int ep_blob_open(struct ep_blob *b, const char *path, bool populate, struct ep_e
 		break;
 	}
 	if (!b->mapped && b->map) {
+		if (!rc)
+			rc = ep_blob_check(b, err);
+		live_remove(b->map);
 		munmap(b->map, b->map_size);
 		b->map = NULL;
 	}
@@ -368,8 +471,10 @@ out:
 
 void ep_blob_close(struct ep_blob *b)
 {
-	if (b->map)
+	if (b->map) {
+		live_remove(b->map);
 		munmap(b->map, b->map_size);
+	}
 	free(b->owned);
 	memset(b, 0, sizeof(*b));
 }

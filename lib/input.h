@@ -58,6 +58,18 @@ struct ep_blob {
  */
 int ep_blob_open(struct ep_blob *blob, const char *path, bool populate, struct ep_error *err);
 
+/*
+ * Whether the file changed under blob while it was read: a mapped file that
+ * shrinks (truncated, or rewritten in place) makes reading past its new end
+ * raise SIGBUS.  ep_blob_open() installs a SIGBUS handler (sigaction, once
+ * per process) that has such a read see zeros instead, for the process to
+ * live on; what was computed from the bytes is then worthless.  Call this
+ * after the last read of blob->bytes.  Returns 0, or -EP_EIO with err filled
+ * ("PATH: the file shrank while it was read").  A compressed file is checked
+ * by ep_blob_open() itself, as its mapping is gone once decoded.
+ */
+int ep_blob_check(const struct ep_blob *blob, struct ep_error *err);
+
 /* Unmap or free what ep_blob_open() made.  blob may be zeroed. */
 void ep_blob_close(struct ep_blob *blob);
 

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A mapped input that shrinks while it is read (lib/input.h,
+ * ep_blob_check()): reading its pages past the new end must not kill the
+ * process with SIGBUS; the read sees zeros and the blob reports the change.
+ * A SIGBUS outside any blob still gets the default action.  The file is
+ * 16 pages of 0xAA bytes; after ftruncate() to 100 bytes, page 4 is past the
+ * end (the kernel raises SIGBUS for pages wholly beyond EOF, mmap(2)).
+ * Exit 0 when every check passes, 1 otherwise.
+ */
+#include "config.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "lib/input.h"
+
+static int failures;
+
+#define CHECK(cond)                                                                                \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);            \
+			failures++;                                                                \
+		}                                                                                  \
+	} while (0)
+
+/* A temporary file of npages pages of 0xAA; its fd, its name in path. */
+static int make_file(char *path, size_t npages)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	unsigned char *buf = malloc(page);
+	size_t i;
+	int fd = mkstemp(path);
+
+	if (fd < 0 || !buf) {
+		perror("shrink_test");
+		exit(1);
+	}
+	memset(buf, 0xAA, page);
+	for (i = 0; i < npages; i++)
+		if (write(fd, buf, page) != (ssize_t)page) {
+			perror("shrink_test: write");
+			exit(1);
+		}
+	free(buf);
+	return fd;
+}
+
+int main(void)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	char path[] = "/tmp/elfplt-shrink.XXXXXX";
+	struct ep_error err = { 0 };
+	struct ep_blob b;
+	volatile unsigned char c;
+	unsigned char *m;
+	int fd, status;
+	pid_t pid;
+
+	fd = make_file(path, 16);
+	CHECK(ep_blob_open(&b, path, false, &err) == 0);
+	CHECK(b.size == 16 * page && b.mapped);
+	/* Untouched: nothing to report. */
+	CHECK(b.bytes[page] == 0xAA);
+	CHECK(ep_blob_check(&b, &err) == 0);
+
+	/* Shrink it under the mapping; this read used to die of SIGBUS. */
+	CHECK(ftruncate(fd, 100) == 0);
+	c = b.bytes[4 * page + 1];
+	CHECK(c == 0);
+	CHECK(b.bytes[50] == 0xAA); /* still in the file */
+	CHECK(ep_blob_check(&b, &err) == -EP_EIO);
+	CHECK(err.code == EP_EIO);
+	CHECK(strstr(err.message, path) == err.message);
+	CHECK(strstr(err.message, ": the file shrank while it was read") != NULL);
+	ep_blob_close(&b);
+
+	/* A fresh blob of the same (now short) file starts clean. */
+	CHECK(ep_blob_open(&b, path, false, &err) == 0);
+	CHECK(b.size == 100);
+	CHECK(ep_blob_check(&b, &err) == 0);
+	ep_blob_close(&b);
+
+	/* A mapping that is no blob's keeps the default SIGBUS: the handler is ours only. */
+	CHECK(ftruncate(fd, (off_t)(16 * page)) == 0);
+	m = mmap(NULL, 16 * page, PROT_READ, MAP_SHARED, fd, 0);
+	CHECK(m != MAP_FAILED);
+	pid = fork();
+	if (pid == 0) {
+		if (ftruncate(fd, 100) != 0)
+			_exit(2);
+		c = m[4 * page + 1];
+		_exit(0);
+	}
+	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGBUS);
+
+	close(fd);
+	unlink(path);
+	if (failures)
+		fprintf(stderr, "%d check(s) failed\n", failures);
+	return failures ? 1 : 0;
+}
