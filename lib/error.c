@@ -3,19 +3,45 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lib/error.h"
 
+/* Of a message too long for struct ep_error, the bytes kept from its start. */
+#define EP_ERRMSG_HEAD 160
+
 int ep_error_set(struct ep_error *err, enum ep_errcode code, const char *fmt, ...)
 {
+	const size_t max = sizeof(err->message) - 1;
 	va_list ap;
+	char *full;
+	int n;
 
 	if (err) {
 		err->code = code;
 		va_start(ap, fmt);
-		vsnprintf(err->message, sizeof(err->message), fmt, ap);
+		n = vasprintf(&full, fmt, ap);
 		va_end(ap);
+		if (n < 0) {
+			va_start(ap, fmt);
+			vsnprintf(err->message, sizeof(err->message), fmt, ap);
+			va_end(ap);
+		} else if ((size_t)n <= max) {
+			memcpy(err->message, full, (size_t)n + 1);
+		} else {
+			/*
+			 * A path deep enough ends the message past the buffer: keep
+			 * its start and its end, which says what is wrong.
+			 */
+			memcpy(err->message, full, EP_ERRMSG_HEAD);
+			memcpy(err->message + EP_ERRMSG_HEAD, "...", 3);
+			memcpy(err->message + EP_ERRMSG_HEAD + 3,
+			       full + n - (max - EP_ERRMSG_HEAD - 3), max - EP_ERRMSG_HEAD - 3);
+			err->message[max] = '\0';
+		}
+		if (n >= 0)
+			free(full);
 		ep_text_clean(err->message);
 	}
 	return -(int)code;

@@ -35,6 +35,8 @@ struct ep_error {
 /*
  * Fill err with code and a printf-style message; returns -code so callers can
  * write "return ep_error_set(...)".  err may be NULL (the error is dropped).
+ * A message longer than EP_ERRMSG_MAX - 1 bytes (a path of thousands) keeps
+ * its first 160 bytes and its end, which says what is wrong, joined by "...".
  */
 int ep_error_set(struct ep_error *err, enum ep_errcode code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
