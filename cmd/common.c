@@ -198,15 +198,16 @@ int ep_show_man(const char *cmd)
  * found that is not ELF, by its magic bytes after any decompression, or that
  * is gone is passed over quietly, as a tree holds other files too.  One with
  * the ELF magic is an ELF file, and its faults are reported; so is one we may
- * not read (EACCES, EPERM): it could be a module, not to vanish unseen.
+ * not read (EACCES, EPERM) or not even name (a path over PATH_MAX): it could
+ * be a module, not to vanish unseen.
  */
 static bool pass_over(bool walked, const char *path, const struct ep_blob *blob,
 		      const struct ep_error *err)
 {
 	if (!walked)
 		return false;
-	if (err->code == EP_EIO)
-		return access(path, R_OK) != 0 && errno != EACCES && errno != EPERM;
+	if (err->code == EP_EIO) /* gone since the walk, and only that */
+		return access(path, F_OK) != 0 && (errno == ENOENT || errno == ENOTDIR);
 	if (err->code != EP_ENOTELF)
 		return false;
 	return !blob || blob->size < SELFMAG || memcmp(blob->bytes, ELFMAG, SELFMAG) != 0;

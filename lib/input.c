@@ -515,19 +515,16 @@ static int cmp_entry(const void *a, const void *b)
 	return strcmp(((const struct dir_entry *)a)->name, ((const struct dir_entry *)b)->name);
 }
 
-/* dir's entries but "." and "..", sorted by name; *n gets how many. */
-static int read_dir(const char *dir, struct dir_entry **out, size_t *n, struct ep_error *err)
+/* d's entries but "." and "..", sorted by name; *n gets how many.  Closes d. */
+static int read_dir(DIR *d, const char *dir, struct dir_entry **out, size_t *n,
+		    struct ep_error *err)
 {
 	struct dir_entry *v = NULL, *nv;
 	size_t cap = 0;
 	struct dirent *de;
-	DIR *d;
 	int rc = 0;
 
 	*n = 0;
-	d = opendir(dir);
-	if (!d)
-		goto out;
 	while ((de = readdir(d))) {
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
@@ -549,30 +546,56 @@ static int read_dir(const char *dir, struct dir_entry **out, size_t *n, struct e
 nomem:
 	rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", dir);
 out:
-	if (d)
-		closedir(d);
+	closedir(d);
 	*out = v;
 	return rc;
 }
+
+/* A directory the walk is in, from the one it started at down. */
+struct ancestor {
+	dev_t dev;
+	ino_t ino;
+	const struct ancestor *up;
+};
 
 /*
  * Files are listed without being opened: whether a file is ELF (or a
  * compressed ELF file) is for its one open to tell, see walked[].  d_type
  * saves an lstat() per entry; lstat() is the fallback where the filesystem
- * does not fill it in.  Symbolic links are never followed.
+ * does not fill it in.  Symbolic links are never followed.  A directory
+ * that cannot be read (EACCES, or a path over PATH_MAX) is listed as a path
+ * of its own, not walked, for its open to report: files under it could be
+ * modules.  One that is its own ancestor (a bind mount of a directory
+ * inside itself) is not read again: its files are listed already.  There is
+ * no other depth limit: PATH_MAX bounds the recursion.
  */
-static int walk(struct ep_pathlist *pl, const char *dir, unsigned int depth, struct ep_error *err)
+static int walk(struct ep_pathlist *pl, const char *dir, const struct ancestor *up,
+		struct ep_error *err)
 {
 	struct dir_entry *names;
+	struct ancestor self = { .up = up };
+	const struct ancestor *a;
+	struct stat st;
 	size_t i, n;
+	DIR *d;
 	int rc = 0;
 
-	if (depth > 64)
-		return 0; /* deeper than any real tree: a loop of bind mounts */
-	rc = read_dir(dir, &names, &n, err);
+	d = opendir(dir);
+	if (!d) /* gone since it was listed: quietly, as for a file */
+		return errno == ENOENT ? 0 : push(pl, dir, false, err);
+	if (fstat(dirfd(d), &st) == 0) {
+		self.dev = st.st_dev;
+		self.ino = st.st_ino;
+		for (a = up; a; a = a->up) {
+			if (a->dev == self.dev && a->ino == self.ino) {
+				closedir(d);
+				return 0;
+			}
+		}
+	}
+	rc = read_dir(d, dir, &names, &n, err);
 	for (i = 0; !rc && i < n; i++) {
 		unsigned char type = names[i].type;
-		struct stat st;
 		char *p;
 
 		if (type != DT_DIR && type != DT_REG && type != DT_UNKNOWN)
@@ -587,7 +610,7 @@ static int walk(struct ep_pathlist *pl, const char *dir, unsigned int depth, str
 			       : S_ISREG(st.st_mode) ? DT_REG
 						     : DT_UNKNOWN;
 		if (type == DT_DIR)
-			rc = walk(pl, p, depth + 1, err);
+			rc = walk(pl, p, &self, err);
 		else if (type == DT_REG)
 			rc = push(pl, p, true, err);
 		free(p);
@@ -609,7 +632,7 @@ int ep_pathlist_expand(struct ep_pathlist *pl, const char *const *paths, size_t 
 
 		/* A path that cannot be stat'ed is one file that fails to open. */
 		if (stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode))
-			rc = walk(pl, paths[i], 0, err);
+			rc = walk(pl, paths[i], NULL, err);
 		else
 			rc = push(pl, paths[i], false, err);
 		if (rc)

@@ -92,7 +92,9 @@ struct ep_pathlist {
  * may not read (EACCES, EPERM), which could be a module.
  * Returns 0, or a negative ep_errcode (EP_ENOMEM) with err filled.  A path
  * that does not exist is listed like a file, for ep_blob_open() to report;
- * the walk passes over entries below a directory that it cannot read.
+ * so is a directory below it that cannot be read (EACCES, or a path longer
+ * than PATH_MAX: ENAMETOOLONG), not marked walked.  Trees of any depth are
+ * walked; a directory that is its own ancestor (a bind mount loop) only once.
  */
 int ep_pathlist_expand(struct ep_pathlist *pl, const char *const *paths, size_t n,
 		       struct ep_error *err);
