@@ -586,7 +586,8 @@ static int cmd_stats(int argc, char **argv, struct ep_global *g)
 
 	status = ep_for_each_image_jobs(in.v, in.n, false, (unsigned int)jobs, compute_file,
 					emit_file, stats_error, &run);
-	qsort(run.tops, run.ntops, sizeof(*run.tops), cmp_top);
+	if (run.ntops) /* no file analysed: tops is NULL, which qsort() may not take */
+		qsort(run.tops, run.ntops, sizeof(*run.tops), cmp_top);
 	if (run.json) {
 		totals = totals_json(&run);
 		if (!totals || ep_json_stream_end(&run.js, totals))
