@@ -55,7 +55,8 @@ bad=$(jqr "$T/out.json" '.files[] | select(.error) | .path')
 # (PATH_MAX counts the NUL), its parent's fewer.
 [ ${#bad} -ge "$pmax" ] && [ ${#bad} -lt $((pmax + 201)) ] ||
 	fail "past PATH_MAX: reported path has ${#bad} bytes"
-check "past PATH_MAX: error code" io "$(jqr "$T/out.json" '.files[] | select(.error) | .error.code')"
+code=$(jqr "$T/out.json" '.files[] | select(.error) | .error.code')
+check "past PATH_MAX: error code" io "$code"
 check "past PATH_MAX: one message line" 1 "$(wc -l <"$T/err")"
 grep -q "^elfplt: $T/long/0.*\.\.\..*: File name too long$" "$T/err" ||
 	fail "past PATH_MAX: message: $(cut -c1-300 "$T/err")"
