@@ -672,10 +672,10 @@ static void report_json(struct load_run *run, const struct ep_load_totals *t)
 	json_object_set_new(doc, "checksum", json_string(run->samples[1][0].checksum));
 	json_object_set_new(doc, "timer_resolution_ns",
 			    json_integer((json_int_t)run->timer_res_ns));
-	json_object_update(json_object_get(doc, "totals"),
-			   json_pack("{s:I, s:I, s:I, s:I}", "files", (json_int_t)t->files,
-				     "files_failed", (json_int_t)run->nfailed, "sections",
-				     (json_int_t)t->sections, "bytes", (json_int_t)t->bytes));
+	json_object_update_new(json_object_get(doc, "totals"),
+			       json_pack("{s:I, s:I, s:I, s:I}", "files", (json_int_t)t->files,
+					 "files_failed", (json_int_t)run->nfailed, "sections",
+					 (json_int_t)t->sections, "bytes", (json_int_t)t->bytes));
 }
 
 /*
