@@ -14,16 +14,7 @@
 #include <unistd.h>
 
 #include "lib/load.h"
-
-static int failures;
-
-#define CHECK(cond)                                                                                \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);            \
-			failures++;                                                                \
-		}                                                                                  \
-	} while (0)
+#include "tests/unit/check.h"
 
 static void test_status(void)
 {
@@ -256,10 +247,8 @@ int main(void)
 	test_plan();
 	test_summary();
 	test_names();
-	if (failures) {
-		fprintf(stderr, "%d check(s) failed\n", failures);
+	if (check_status())
 		return 1;
-	}
 	puts("all load unit tests passed");
 	return 0;
 }

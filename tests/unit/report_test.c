@@ -16,16 +16,7 @@
 #include <string.h>
 
 #include "lib/report.h"
-
-static int failures;
-
-#define CHECK(cond)                                                                                \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);            \
-			failures++;                                                                \
-		}                                                                                  \
-	} while (0)
+#include "tests/unit/check.h"
 
 /* t printed with indent, as a string to free(). */
 static char *printed(const struct ep_table *t, const char *indent)
@@ -301,5 +292,5 @@ int main(void)
 	test_stream(0);
 	test_stream(1);
 	test_stream(5);
-	return failures ? 1 : 0;
+	return check_status();
 }

@@ -19,16 +19,7 @@
 #include <unistd.h>
 
 #include "lib/input.h"
-
-static int failures;
-
-#define CHECK(cond)                                                                                \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);            \
-			failures++;                                                                \
-		}                                                                                  \
-	} while (0)
+#include "tests/unit/check.h"
 
 /* A temporary file of npages pages of 0xAA; its fd, its name in path. */
 static int make_file(char *path, size_t npages)
@@ -107,7 +98,5 @@ int main(void)
 
 	close(fd);
 	unlink(path);
-	if (failures)
-		fprintf(stderr, "%d check(s) failed\n", failures);
-	return failures ? 1 : 0;
+	return check_status();
 }

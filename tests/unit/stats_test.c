@@ -20,16 +20,7 @@
 #include "lib/input.h"
 #include "lib/reloc.h"
 #include "lib/stats.h"
-
-static int failures;
-
-#define CHECK(cond)                                                                                \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);            \
-			failures++;                                                                \
-		}                                                                                  \
-	} while (0)
+#include "tests/unit/check.h"
 
 #define CHECK_EQ_U64(a, b)                                                                         \
 	do {                                                                                       \
@@ -444,10 +435,8 @@ int main(void)
 			fprintf(stderr, "note: could not remove %s\n", dir);
 		free(cmd);
 	}
-	if (failures) {
-		fprintf(stderr, "%d check(s) failed\n", failures);
+	if (check_status())
 		return 1;
-	}
 	printf("all checks passed\n");
 	return 0;
 }
