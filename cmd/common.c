@@ -613,3 +613,17 @@ int ep_paths_get(struct ep_paths *in, const char *cmd, int argc, char **argv)
 	in->n = 1;
 	return 0;
 }
+
+int ep_other_option(struct ep_global *g, int c, char **argv)
+{
+	if (c == ':' || c == '?')
+		return ep_bad_option(g->cmd, c, argv);
+	return ep_global_option(g, c, optarg) < 0 ? EP_EXIT_USAGE : 0;
+}
+
+int ep_inputs_and_output(struct ep_global *g, struct ep_paths *in, int argc, char **argv)
+{
+	if (ep_paths_get(in, g->cmd, argc, argv))
+		return EP_EXIT_USAGE;
+	return ep_output_open(g, in);
+}

@@ -59,6 +59,13 @@ struct ep_paths;
  */
 int ep_global_option(struct ep_global *g, int c, const char *arg);
 
+/*
+ * The end of every command's getopt_long() switch, for what is not the
+ * command's own: a global option (returns 0), or an unknown option or a
+ * missing argument (a usage error: returns EP_EXIT_USAGE).
+ */
+int ep_other_option(struct ep_global *g, int c, char **argv);
+
 /* Print "elfplt: <fmt>" and a hint line to stderr; returns EP_EXIT_USAGE. */
 int ep_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -173,5 +180,11 @@ struct ep_paths {
  * that directory does not exist.
  */
 int ep_paths_get(struct ep_paths *in, const char *cmd, int argc, char **argv);
+
+/*
+ * After the options: ep_paths_get() then ep_output_open().  Returns 0, or the
+ * exit status either gave (EP_EXIT_USAGE, EP_EXIT_FAILED).
+ */
+int ep_inputs_and_output(struct ep_global *g, struct ep_paths *in, int argc, char **argv);
 
 #endif

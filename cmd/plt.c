@@ -998,17 +998,13 @@ static int cmd_plt(int argc, char **argv, struct ep_global *g)
 		case 'h':
 			plt_usage(stdout);
 			return EP_EXIT_OK;
-		case ':':
-		case '?':
-			return ep_bad_option(g->cmd, c, argv);
 		default:
-			if (ep_global_option(g, c, optarg) < 0)
-				return EP_EXIT_USAGE;
+			rc = ep_other_option(g, c, argv);
+			if (rc)
+				return rc;
 		}
 	}
-	if (ep_paths_get(&in, g->cmd, argc, argv))
-		return EP_EXIT_USAGE;
-	rc = ep_output_open(g, &in);
+	rc = ep_inputs_and_output(g, &in, argc, argv);
 	if (rc)
 		return rc;
 	run.doc = ep_report_new("elfplt-plt/1");
