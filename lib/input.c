@@ -304,6 +304,21 @@ out:
 	return rc;
 }
 
+int ep_blob_decode(struct ep_blob *b, const unsigned char *src, size_t n, struct ep_error *err)
+{
+	switch (b->compression) {
+	case EP_COMP_ZSTD:
+		return decode_zstd(b, src, n, err);
+	case EP_COMP_XZ:
+		return decode_xz(b, src, n, err);
+	case EP_COMP_GZIP:
+		return decode_gzip(b, src, n, err);
+	case EP_COMP_NONE:
+		break;
+	}
+	return ep_error_set(err, EP_EUNSUP, "%s: not compressed", b->path);
+}
+
 /*
  * A mapped file that shrinks while it is read (truncated, or rewritten in
  * place by cp or a build) raises SIGBUS (BUS_ADRERR) on its pages past the
@@ -438,21 +453,12 @@ int ep_blob_open(struct ep_blob *b, const char *path, bool populate, struct ep_e
 		goto out;
 	}
 	b->compression = ep_compression_sniff(b->map, b->map_size);
-	switch (b->compression) {
-	case EP_COMP_NONE:
+	if (b->compression == EP_COMP_NONE) {
 		b->bytes = b->map;
 		b->size = b->map_size;
 		b->mapped = true;
-		break;
-	case EP_COMP_ZSTD:
-		rc = decode_zstd(b, b->map, b->map_size, err);
-		break;
-	case EP_COMP_XZ:
-		rc = decode_xz(b, b->map, b->map_size, err);
-		break;
-	case EP_COMP_GZIP:
-		rc = decode_gzip(b, b->map, b->map_size, err);
-		break;
+	} else {
+		rc = ep_blob_decode(b, b->map, b->map_size, err);
 	}
 	if (!b->mapped && b->map) {
 		if (!rc)

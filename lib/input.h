@@ -59,6 +59,16 @@ struct ep_blob {
 int ep_blob_open(struct ep_blob *blob, const char *path, bool populate, struct ep_error *err);
 
 /*
+ * Decode src[0..n), compressed as blob->compression says, into a buffer that
+ * blob then owns (blob->bytes, blob->size; freed by ep_blob_close()).  The
+ * caller zeroes blob and sets path (for messages) and compression.  The
+ * entry point ep_blob_open() uses on a compressed file, public for the fuzz
+ * targets.  Errors as ep_blob_open()'s for a compressed file, and EP_EUNSUP
+ * when compression is EP_COMP_NONE.
+ */
+int ep_blob_decode(struct ep_blob *blob, const unsigned char *src, size_t n, struct ep_error *err);
+
+/*
  * Whether the file changed under blob while it was read: a mapped file that
  * shrinks (truncated, or rewritten in place) makes reading past its new end
  * raise SIGBUS.  ep_blob_open() installs a SIGBUS handler (sigaction, once
