@@ -4,9 +4,13 @@
 #include <elf.h>
 #include <endian.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
+#include <zstd.h>
+#include <zstd_errors.h>
 
 #include "lib/elf.h"
 #include "lib/reloc-names.h"
@@ -252,6 +256,99 @@ static int clean_section_names(struct ep_image *img, struct ep_error *err)
 	return 0;
 }
 
+/*
+ * The cap on an SHF_COMPRESSED section's ch_size, bytes.  SWITCH POINT: when
+ * the run-time --max-size cap lands in lib/input.h, return it here (and say
+ * "(--max-size)" in the message of check_chdr()); nothing else changes.
+ */
+static uint64_t section_decoded_cap(void)
+{
+	return EP_SECTION_DECODED_MAX;
+}
+
+static size_t chdr_size(unsigned int cls)
+{
+	return cls == ELFCLASS32 ? sizeof(Elf32_Chdr) : sizeof(Elf64_Chdr);
+}
+
+/*
+ * Read and check section idx's compression header.  Only the header: the
+ * stream is looked at when someone asks for the contents.
+ */
+static int check_chdr(struct ep_image *img, size_t idx, struct ep_error *err)
+{
+	struct ep_section *s = &img->sections[idx];
+	unsigned int cls = img->ehdr.e_ident[EI_CLASS];
+	const GElf_Chdr *ch = &s->chdr;
+	uint64_t align;
+
+	/* gABI: "SHF_COMPRESSED ... cannot be used with SHF_ALLOC". */
+	if (s->shdr.sh_flags & SHF_ALLOC)
+		return ep_error_set(err, EP_EMALFORMED,
+				    "%s: SHF_COMPRESSED on an SHF_ALLOC section, which the gABI "
+				    "forbids (section %zu %s)",
+				    img->path, idx, ep_section_label(img, idx));
+	if (s->shdr.sh_size < chdr_size(cls))
+		return ep_error_set(err, EP_EMALFORMED,
+				    "%s: sh_size %" PRIu64
+				    " of an SHF_COMPRESSED section is smaller "
+				    "than its %zu-byte Elf%d_Chdr (section %zu %s)",
+				    img->path, (uint64_t)s->shdr.sh_size, chdr_size(cls),
+				    cls == ELFCLASS32 ? 32 : 64, idx, ep_section_label(img, idx));
+	elf_errno();
+	if (!gelf_getchdr(s->scn, &s->chdr))
+		return ep_error_set(err, EP_EMALFORMED,
+				    "%s: libelf cannot read the compression header: %s "
+				    "(section %zu %s)",
+				    img->path, elf_errmsg(-1), idx, ep_section_label(img, idx));
+	/* The converted copy gelf_getchdr() had libelf make (elf_getdata()). */
+	if (!img->native)
+		img->bytes_converted += s->shdr.sh_size;
+	if (ch->ch_type != ELFCOMPRESS_ZLIB && ch->ch_type != ELFCOMPRESS_ZSTD)
+		return ep_error_set(err, EP_EUNSUP,
+				    "%s: ch_type %" PRIu32 " is not ELFCOMPRESS_ZLIB (1) or "
+				    "ELFCOMPRESS_ZSTD (2) (section %zu %s)",
+				    img->path, (uint32_t)ch->ch_type, idx,
+				    ep_section_label(img, idx));
+	if (ch->ch_size > section_decoded_cap())
+		return ep_error_set(err, EP_ENOMEM,
+				    "%s: ch_size %" PRIu64 " bytes exceeds the %" PRIu64
+				    "-byte cap on a decoded section (section %zu %s)",
+				    img->path, (uint64_t)ch->ch_size, section_decoded_cap(), idx,
+				    ep_section_label(img, idx));
+	align = ch->ch_addralign;
+	if (align & (align - 1))
+		return ep_error_set(err, EP_EMALFORMED,
+				    "%s: ch_addralign %" PRIu64 " is not a power of two "
+				    "(section %zu %s)",
+				    img->path, align, idx, ep_section_label(img, idx));
+	s->compressed = true;
+	return 0;
+}
+
+/*
+ * Every SHF_COMPRESSED header, once at open (a few bytes each): a file with
+ * a bad one fails for every command, not only for one that reads the
+ * section.  SHT_NOBITS has no contents to compress; the flag is ignored
+ * there, as it is on section 0.
+ */
+static int check_compressed(struct ep_image *img, struct ep_error *err)
+{
+	size_t i;
+	int rc;
+
+	for (i = 1; i < img->shnum; i++) {
+		const GElf_Shdr *sh = &img->sections[i].shdr;
+
+		if (!(sh->sh_flags & SHF_COMPRESSED) || sh->sh_type == SHT_NOBITS)
+			continue;
+		rc = check_chdr(img, i, err);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 int ep_image_open(struct ep_image *img, const char *path, const void *bytes, size_t size,
 		  struct ep_error *err)
 {
@@ -317,6 +414,9 @@ int ep_image_open(struct ep_image *img, const char *path, const void *bytes, siz
 	rc = clean_section_names(img, err);
 	if (rc)
 		goto fail;
+	rc = check_compressed(img, err);
+	if (rc)
+		goto fail;
 	link_xindex_tables(img);
 	return 0;
 fail:
@@ -327,17 +427,228 @@ fail:
 
 void ep_image_close(struct ep_image *img)
 {
+	size_t i;
+
 	if (img->elf)
 		elf_end(img->elf);
+	for (i = 0; img->sections && i < img->shnum; i++) {
+		if (!img->sections[i].decoded)
+			continue;
+		free(img->sections[i].decoded->d_buf);
+		free(img->sections[i].decoded);
+	}
 	free(img->sections);
 	free(img->clean_names);
 	memset(img, 0, sizeof(*img));
+}
+
+/* Message tail naming section idx: "(section N NAME)". */
+#define SEC_FMT		   "(section %zu %s)"
+#define SEC_ARGS(img, idx) (idx), ep_section_label((img), (idx))
+
+/* zlib takes at most UINT_MAX bytes per call. */
+static uInt zlib_chunk(size_t n)
+{
+	return n > UINT_MAX ? UINT_MAX : (uInt)n;
+}
+
+/*
+ * ELFCOMPRESS_ZLIB: src[0..n) into dst[0..want).  One zlib stream, or
+ * several back to back, as binutils' and libelf's readers also accept.
+ */
+static int inflate_section(struct ep_image *img, size_t idx, const unsigned char *src, size_t n,
+			   unsigned char *dst, uint64_t want, struct ep_error *err)
+{
+	z_stream z = { 0 };
+	uint64_t in_left = n, out_left = want, got;
+	int zrc, rc = 0;
+
+	/*
+	 * zlib's deflate expands at most 1032:1 (zlib.net/zlib_tech.html): a
+	 * larger ch_size cannot be right, and is refused before the buffer is
+	 * filled.
+	 */
+	if (want / 1032 > n)
+		return ep_error_set(err, EP_EMALFORMED,
+				    "%s: ch_size %" PRIu64 " bytes cannot come from %zu bytes of "
+				    "zlib stream (deflate expands at most 1032:1) " SEC_FMT,
+				    img->path, want, n, SEC_ARGS(img, idx));
+	if (inflateInit(&z) != Z_OK)
+		return ep_error_set(err, EP_ENOMEM, "%s: out of memory for zlib " SEC_FMT,
+				    img->path, SEC_ARGS(img, idx));
+	z.next_in = (Bytef *)src;
+	z.next_out = dst;
+	for (;;) {
+		if (z.avail_in == 0 && in_left) {
+			z.avail_in = zlib_chunk(in_left);
+			in_left -= z.avail_in;
+		}
+		if (z.avail_out == 0 && out_left) {
+			z.avail_out = zlib_chunk(out_left);
+			out_left -= z.avail_out;
+		}
+		zrc = inflate(&z, Z_NO_FLUSH);
+		if (zrc == Z_OK)
+			continue;
+		if (zrc == Z_STREAM_END) {
+			if (z.avail_in == 0 && in_left == 0)
+				break;
+			inflateReset(&z); /* another stream follows */
+			continue;
+		}
+		/*
+		 * No progress: out of input (the stream ends early, maybe only
+		 * its Adler-32 is missing), or else out of room (more data than
+		 * ch_size).
+		 */
+		got = want - out_left - z.avail_out;
+		if (zrc == Z_BUF_ERROR && z.avail_in == 0 && in_left == 0)
+			rc = ep_error_set(err, EP_ETRUNC,
+					  "%s: zlib stream is truncated after %" PRIu64
+					  " of ch_size %" PRIu64 " bytes " SEC_FMT,
+					  img->path, got, want, SEC_ARGS(img, idx));
+		else if (zrc == Z_BUF_ERROR)
+			rc = ep_error_set(err, EP_EMALFORMED,
+					  "%s: zlib stream decodes to more than ch_size %" PRIu64
+					  " bytes " SEC_FMT,
+					  img->path, want, SEC_ARGS(img, idx));
+		else if (zrc == Z_MEM_ERROR)
+			rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory for zlib " SEC_FMT,
+					  img->path, SEC_ARGS(img, idx));
+		else
+			rc = ep_error_set(err, EP_EMALFORMED,
+					  "%s: zlib stream is corrupt: %s " SEC_FMT, img->path,
+					  z.msg ? z.msg : "bad data", SEC_ARGS(img, idx));
+		goto out;
+	}
+	got = want - out_left - z.avail_out;
+	if (got != want)
+		rc = ep_error_set(err, EP_EMALFORMED,
+				  "%s: zlib stream decodes to %" PRIu64
+				  " bytes, not ch_size %" PRIu64 " " SEC_FMT,
+				  img->path, got, want, SEC_ARGS(img, idx));
+out:
+	inflateEnd(&z);
+	return rc;
+}
+
+/*
+ * ELFCOMPRESS_ZSTD: src[0..n), one or more zstd frames, into dst[0..want).
+ * ZSTD_decompress() writes no more than want bytes and needs no window
+ * beyond dst.
+ */
+static int unzstd_section(struct ep_image *img, size_t idx, const unsigned char *src, size_t n,
+			  unsigned char *dst, uint64_t want, struct ep_error *err)
+{
+	size_t got = ZSTD_decompress(dst, (size_t)want, src, n);
+
+	if (ZSTD_isError(got) && ZSTD_getErrorCode(got) == ZSTD_error_dstSize_tooSmall)
+		return ep_error_set(err, EP_EMALFORMED,
+				    "%s: zstd stream decodes to more than ch_size %" PRIu64
+				    " bytes " SEC_FMT,
+				    img->path, want, SEC_ARGS(img, idx));
+	/* The input ends inside a frame (a further frame would be "unknown"). */
+	if (ZSTD_isError(got) && ZSTD_getErrorCode(got) == ZSTD_error_srcSize_wrong)
+		return ep_error_set(err, EP_ETRUNC, "%s: zstd stream is truncated: %s " SEC_FMT,
+				    img->path, ZSTD_getErrorName(got), SEC_ARGS(img, idx));
+	if (ZSTD_isError(got))
+		return ep_error_set(err, EP_EMALFORMED,
+				    "%s: zstd stream does not decode: %s " SEC_FMT, img->path,
+				    ZSTD_getErrorName(got), SEC_ARGS(img, idx));
+	if (got != want)
+		return ep_error_set(err, EP_EMALFORMED,
+				    "%s: zstd stream decodes to %zu bytes, not ch_size %" PRIu64
+				    " " SEC_FMT,
+				    img->path, got, want, SEC_ARGS(img, idx));
+	return 0;
+}
+
+/*
+ * The libelf type of the decoded contents of a section of type sh_type, for
+ * gelf_xlatetom(): the tables elfplt reads; anything else stays bytes.
+ */
+static Elf_Type contents_type(uint32_t sh_type)
+{
+	switch (sh_type) {
+	case SHT_REL:
+		return ELF_T_REL;
+	case SHT_RELA:
+		return ELF_T_RELA;
+	case SHT_SYMTAB:
+	case SHT_DYNSYM:
+		return ELF_T_SYM;
+	case SHT_SYMTAB_SHNDX:
+		return ELF_T_WORD;
+	case SHT_DYNAMIC:
+		return ELF_T_DYN;
+	}
+	return ELF_T_BYTE;
+}
+
+/*
+ * Decode SHF_COMPRESSED section idx into s->decoded.  Not elf_compress(scn,
+ * 0, 0), libelf's own decoder: it stores the new sh_size, sh_addralign and
+ * sh_flags in libelf's section header, and for an image in the host's byte
+ * order that header is the one in the image (elf_memory(), ELF_C_READ): a
+ * write to the read-only mapping, which kills the process (SIGSEGV with
+ * elfutils 0.188).  libelf 0.188 cannot decode ELFCOMPRESS_ZSTD either.
+ */
+static int decode_section(struct ep_image *img, size_t idx, struct ep_error *err)
+{
+	struct ep_section *s = &img->sections[idx];
+	size_t hdr = chdr_size(img->ehdr.e_ident[EI_CLASS]);
+	const unsigned char *src = img->bytes + s->shdr.sh_offset + hdr;
+	size_t n = s->shdr.sh_size - hdr; /* check_chdr(): sh_size >= hdr */
+	uint64_t want = s->chdr.ch_size;
+	Elf_Data *d;
+	int rc;
+
+	d = calloc(1, sizeof(*d));
+	if (d)
+		d->d_buf = malloc(want ? (size_t)want : 1);
+	if (!d || !d->d_buf) {
+		rc = ep_error_set(err, EP_ENOMEM,
+				  "%s: out of memory for %" PRIu64 " decoded bytes " SEC_FMT,
+				  img->path, want, SEC_ARGS(img, idx));
+		goto fail;
+	}
+	if (s->chdr.ch_type == ELFCOMPRESS_ZLIB)
+		rc = inflate_section(img, idx, src, n, d->d_buf, want, err);
+	else
+		rc = unzstd_section(img, idx, src, n, d->d_buf, want, err);
+	if (rc)
+		goto fail;
+	d->d_type = contents_type(s->shdr.sh_type);
+	d->d_version = EV_CURRENT;
+	d->d_size = want;
+	d->d_align = s->chdr.ch_addralign ? s->chdr.ch_addralign : 1;
+	/* In place: libelf's converters go field by field. */
+	if (!img->native && d->d_type != ELF_T_BYTE &&
+	    !gelf_xlatetom(img->elf, d, d, img->ehdr.e_ident[EI_DATA])) {
+		rc = ep_error_set(err, EP_EMALFORMED,
+				  "%s: libelf cannot convert the decoded contents: %s " SEC_FMT,
+				  img->path, elf_errmsg(-1), SEC_ARGS(img, idx));
+		goto fail;
+	}
+	s->decoded = d;
+	img->bytes_decoded += want;
+	return 0;
+fail:
+	if (d)
+		free(d->d_buf);
+	free(d);
+	return rc;
 }
 
 Elf_Data *ep_section_data(struct ep_image *img, size_t idx, struct ep_error *err)
 {
 	Elf_Data *d;
 
+	if (img->sections[idx].compressed) {
+		if (!img->sections[idx].decoded && decode_section(img, idx, err))
+			return NULL;
+		return img->sections[idx].decoded;
+	}
 	d = elf_getdata(img->sections[idx].scn, NULL);
 	if (!d) {
 		ep_error_set(err, EP_EMALFORMED,
@@ -362,6 +673,42 @@ void ep_section_raw(const struct ep_image *img, size_t idx, const unsigned char 
 	}
 	*bytes = img->bytes + sh->sh_offset;
 	*size = sh->sh_size;
+}
+
+bool ep_section_is_compressed(const struct ep_image *img, size_t idx)
+{
+	return img->sections[idx].compressed;
+}
+
+uint64_t ep_section_size(const struct ep_image *img, size_t idx)
+{
+	const struct ep_section *s = &img->sections[idx];
+
+	return s->compressed ? s->chdr.ch_size : s->shdr.sh_size;
+}
+
+const char *ep_chtype_name(uint32_t ch_type)
+{
+	switch (ch_type) {
+	case ELFCOMPRESS_ZLIB:
+		return "ELFCOMPRESS_ZLIB";
+	case ELFCOMPRESS_ZSTD:
+		return "ELFCOMPRESS_ZSTD";
+	}
+	return NULL;
+}
+
+const char *ep_chtype_label(uint32_t ch_type)
+{
+	switch (ch_type) {
+	case 0:
+		return "none";
+	case ELFCOMPRESS_ZLIB:
+		return "zlib";
+	case ELFCOMPRESS_ZSTD:
+		return "zstd";
+	}
+	return "?";
 }
 
 const char *ep_section_label(const struct ep_image *img, size_t idx)
@@ -511,7 +858,12 @@ static bool has_df1_pie(struct ep_image *img)
 	for (i = 1; i < img->shnum; i++) {
 		const GElf_Shdr *sh = &img->sections[i].shdr;
 
-		if (sh->sh_type != SHT_DYNAMIC || sh->sh_entsize == 0)
+		/*
+		 * A compressed one is not SHF_ALLOC (check_chdr()), so no loader
+		 * reads it; and gelf_getdyn() takes only libelf's own Elf_Data.
+		 */
+		if (sh->sh_type != SHT_DYNAMIC || sh->sh_entsize == 0 ||
+		    img->sections[i].compressed)
 			continue;
 		d = ep_section_data(img, i, NULL);
 		if (!d)

@@ -12,6 +12,13 @@
  * sections[] and read section bytes without further checks.  Bytes after the
  * last thing the headers describe (a module signature) are allowed.
  *
+ * SHF_COMPRESSED sections (gABI "Section Compression"): the compression
+ * header (Elf32_Chdr/Elf64_Chdr) of every one is read with gelf_getchdr()
+ * and checked when the image is opened, so a bad header is an error for the
+ * file whatever the command reads; the contents are decoded only when
+ * ep_section_data() is asked for them, so what no command reads (the
+ * .debug_* sections gas compresses) is never inflated.
+ *
  * Include this as "lib/elf.h": the system's <elf.h> is a different file.
  */
 
@@ -21,6 +28,20 @@
 #include <stdint.h>
 
 #include "lib/error.h"
+
+/* gABI value; glibc 2.36's <elf.h> (Debian 12) does not define it yet. */
+#ifndef ELFCOMPRESS_ZSTD
+#define ELFCOMPRESS_ZSTD 2
+#endif
+
+/*
+ * Largest ch_size (decoded bytes) of an SHF_COMPRESSED section accepted: a
+ * header claiming more is an error when the image is opened, so a section
+ * cannot make elfplt allocate more than this.  1 GiB, the default of the
+ * whole-file cap (--max-size); see section_decoded_cap() in lib/elf.c, the
+ * one place to switch to that option's value.
+ */
+#define EP_SECTION_DECODED_MAX ((uint64_t)1 << 30)
 
 struct ep_section {
 	size_t index;	  /* section header index */
@@ -32,6 +53,11 @@ struct ep_section {
 	size_t xindex;	     /* for a symbol table: the first SHT_SYMTAB_SHNDX
 			      * section whose sh_link names it; 0 if none */
 	bool symtab_checked; /* ep_symtab_open() found it consistent once */
+	bool compressed;     /* SHF_COMPRESSED (and not SHT_NOBITS): chdr is valid */
+	GElf_Chdr chdr;	     /* its header, host byte order, checked at open:
+			      * ch_type ELFCOMPRESS_ZLIB or _ZSTD, ch_size the
+			      * decoded bytes, ch_addralign */
+	Elf_Data *decoded;   /* owned: the decoded contents, once asked for */
 };
 
 struct ep_image {
@@ -45,6 +71,7 @@ struct ep_image {
 	size_t shstrndx;	     /* SHN_UNDEF (0) when there are no names */
 	struct ep_section *sections; /* shnum entries */
 	size_t bytes_converted;	     /* bytes libelf copied to convert byte order */
+	uint64_t bytes_decoded;	     /* bytes of SHF_COMPRESSED contents decoded */
 	char *clean_names;	     /* owned: the cleaned copies of names, or NULL */
 };
 
@@ -56,13 +83,24 @@ struct ep_image {
  *   EP_ENOTELF  no ELF magic, or an ELF class/byte order that is not 1 or 2;
  *   EP_ETRUNC   the ELF header or the section header table extends past size;
  *   EP_EMALFORMED  e_shentsize, e_shstrndx, a section's contents or name
- *               inconsistent with the file;
- *   EP_ENOMEM.
+ *               inconsistent with the file; an SHF_COMPRESSED section that is
+ *               SHF_ALLOC (the gABI forbids it), too small for its
+ *               Elf*_Chdr, or whose ch_addralign is not 0 or a power of two;
+ *   EP_EUNSUP   an SHF_COMPRESSED section whose ch_type is not
+ *               ELFCOMPRESS_ZLIB or ELFCOMPRESS_ZSTD;
+ *   EP_ENOMEM   out of memory, or an SHF_COMPRESSED section's ch_size over
+ *               the cap (EP_SECTION_DECODED_MAX).
+ * On a file whose byte order is not the host's, gelf_getchdr() has libelf
+ * convert the whole of each SHF_COMPRESSED section (header and stream):
+ * counted in bytes_converted.
  */
 int ep_image_open(struct ep_image *img, const char *path, const void *bytes, size_t size,
 		  struct ep_error *err);
 
-/* Release what ep_image_open() allocated; img may be partly opened or zeroed. */
+/*
+ * Release what ep_image_open() allocated, the decoded section contents too;
+ * img may be partly opened or zeroed.
+ */
 void ep_image_close(struct ep_image *img);
 
 /*
@@ -71,12 +109,45 @@ void ep_image_close(struct ep_image *img);
  * libelf converts into its own buffer and img->bytes_converted grows by
  * sh_size.  SHT_NOBITS gives d_size 0.  Returns NULL with err filled
  * (EP_EMALFORMED naming the section) when libelf refuses the section.
+ *
+ * An SHF_COMPRESSED section is decoded on the first call (ELFCOMPRESS_ZLIB
+ * with zlib, ELFCOMPRESS_ZSTD with libzstd) into a buffer of exactly
+ * ch_size bytes that the image owns until ep_image_close(); later calls
+ * return the same data; img->bytes_decoded grows by ch_size.  Tables
+ * (SHT_REL, SHT_RELA, SHT_SYMTAB, SHT_DYNSYM, SHT_SYMTAB_SHNDX, SHT_DYNAMIC)
+ * are converted to host byte order in place; other contents stay as the
+ * file has them, as libelf 0.188 leaves SHT_RELR.  That Elf_Data is
+ * elfplt's, not libelf's: read d_buf, d_size, d_type, d_align, but do not
+ * pass it to gelf_getsym(), gelf_getrela() and the like, which look behind
+ * it for libelf's section.  Errors, each naming the section: EP_EMALFORMED
+ * a stream that is corrupt or decodes to more or fewer than ch_size bytes,
+ * EP_ETRUNC a stream that ends early, EP_ENOMEM.
  */
 Elf_Data *ep_section_data(struct ep_image *img, size_t idx, struct ep_error *err);
 
+/* Section idx is SHF_COMPRESSED (with contents: not SHT_NOBITS).  idx < shnum. */
+bool ep_section_is_compressed(const struct ep_image *img, size_t idx);
+
+/*
+ * Bytes of section idx's contents as ep_section_data() gives them: ch_size
+ * for an SHF_COMPRESSED section, else sh_size.  idx < shnum.
+ */
+uint64_t ep_section_size(const struct ep_image *img, size_t idx);
+
+/*
+ * Names of a ch_type: ep_chtype_name() the gABI's, "ELFCOMPRESS_ZLIB",
+ * "ELFCOMPRESS_ZSTD" (NULL for another value); ep_chtype_label() the short
+ * one reports use beside a file's compression, "zlib", "zstd", and "none"
+ * for 0 (a section that is not compressed), "?" for another value.
+ */
+const char *ep_chtype_name(uint32_t ch_type);
+const char *ep_chtype_label(uint32_t ch_type);
+
 /*
  * Section idx's raw file bytes, never copied: *bytes points into the image
- * (NULL and *size 0 for SHT_NOBITS or an empty section).  idx < shnum.
+ * (NULL and *size 0 for SHT_NOBITS or an empty section); for an
+ * SHF_COMPRESSED section, its Elf*_Chdr and the compressed stream, as on
+ * disk.  idx < shnum.
  */
 void ep_section_raw(const struct ep_image *img, size_t idx, const unsigned char **bytes,
 		    size_t *size);
