@@ -28,24 +28,23 @@ bool ep_is_relsec(const GElf_Shdr *sh)
 	return sh->sh_type == SHT_REL || sh->sh_type == SHT_RELA || sh->sh_type == SHT_RELR;
 }
 
-/* sh_entsize must be what the class says and divide sh_size. */
+/*
+ * sh_entsize must be what the class says and divide the contents' size:
+ * sh_size, or for an SHF_COMPRESSED table its decoded size ch_size (only the
+ * header is read here: the contents are decoded when asked for).
+ */
 static int check_table(const struct ep_image *img, size_t idx, size_t entsize, struct ep_error *err)
 {
 	const GElf_Shdr *sh = &img->sections[idx].shdr;
+	bool compressed = ep_section_is_compressed(img, idx);
+	uint64_t size = ep_section_size(img, idx);
 
-	/* The bytes would be a compression header and a stream, not entries. */
-	if (sh->sh_flags & SHF_COMPRESSED)
-		return ep_error_set(err, EP_EUNSUP,
-				    "%s: a compressed (SHF_COMPRESSED) symbol or relocation table "
-				    "is not supported (section %zu %s)",
-				    img->path, idx, ep_section_label(img, idx));
-
-	if (sh->sh_entsize == 0 || sh->sh_size % sh->sh_entsize != 0)
+	if (sh->sh_entsize == 0 || size % sh->sh_entsize != 0)
 		return ep_error_set(err, EP_EMALFORMED,
-				    "%s: sh_size %" PRIu64
-				    " is not a multiple of sh_entsize %" PRIu64 " (section %zu %s)",
-				    img->path, (uint64_t)sh->sh_size, (uint64_t)sh->sh_entsize, idx,
-				    ep_section_label(img, idx));
+				    "%s: %s %" PRIu64 " is not a multiple of sh_entsize %" PRIu64
+				    " (section %zu %s)",
+				    img->path, compressed ? "ch_size" : "sh_size", size,
+				    (uint64_t)sh->sh_entsize, idx, ep_section_label(img, idx));
 	if (sh->sh_entsize != entsize)
 		return ep_error_set(err, EP_EMALFORMED,
 				    "%s: sh_entsize %" PRIu64 " is not %zu (section %zu %s)",
@@ -82,10 +81,10 @@ int ep_symtab_open(struct ep_image *img, size_t idx, struct ep_symtab *st, struc
 	if (rc)
 		return rc;
 	st->index = idx;
-	st->count = sh->sh_size / sh->sh_entsize;
+	st->count = ep_section_size(img, idx) / sh->sh_entsize;
 	st->data = ep_section_data(img, idx, err);
 	if (!st->data)
-		return -EP_EMALFORMED;
+		return err ? -err->code : -EP_EMALFORMED;
 	if (st->data->d_size < st->count * sh->sh_entsize)
 		return ep_error_set(err, EP_EMALFORMED, "%s: short symbol table (section %zu %s)",
 				    img->path, idx, ep_section_label(img, idx));
@@ -93,17 +92,16 @@ int ep_symtab_open(struct ep_image *img, size_t idx, struct ep_symtab *st, struc
 	/* SHN_XINDEX symbols keep their section index in a parallel table. */
 	i = img->sections[idx].xindex;
 	if (i) {
-		const GElf_Shdr *x = &img->sections[i].shdr;
+		uint64_t nx = ep_section_size(img, i) / sizeof(Elf32_Word);
 
-		if (x->sh_size / sizeof(Elf32_Word) < st->count)
+		if (nx < st->count)
 			return ep_error_set(err, EP_EMALFORMED,
 					    "%s: SHT_SYMTAB_SHNDX has %" PRIu64
 					    " entries for %zu symbols (section %zu %s)",
-					    img->path, (uint64_t)(x->sh_size / sizeof(Elf32_Word)),
-					    st->count, i, ep_section_label(img, i));
+					    img->path, nx, st->count, i, ep_section_label(img, i));
 		st->shndx = ep_section_data(img, i, err);
 		if (!st->shndx)
-			return -EP_EMALFORMED;
+			return err ? -err->code : -EP_EMALFORMED;
 		if (st->shndx->d_size < st->count * sizeof(Elf32_Word))
 			return ep_error_set(err, EP_EMALFORMED,
 					    "%s: short SHT_SYMTAB_SHNDX (section %zu %s)",
@@ -191,11 +189,11 @@ int ep_relsec_open(struct ep_image *img, size_t idx, struct ep_relsec *rs, struc
 	rc = check_table(img, idx, entsize, err);
 	if (rc)
 		return rc;
-	rs->entries = sh->sh_size / entsize;
+	rs->entries = ep_section_size(img, idx) / entsize;
 	rs->data = ep_section_data(img, idx, err);
 	if (!rs->data)
-		return -EP_EMALFORMED;
-	if (rs->data->d_size < sh->sh_size)
+		return err ? -err->code : -EP_EMALFORMED;
+	if (rs->data->d_size < ep_section_size(img, idx))
 		return ep_error_set(err, EP_EMALFORMED,
 				    "%s: short relocation table (section %zu %s)", img->path, idx,
 				    ep_section_label(img, idx));
