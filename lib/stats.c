@@ -185,6 +185,40 @@ void ep_sizes_of(const struct ep_image *img, struct ep_sizes *sz)
 	}
 }
 
+static void compressed_count_add(struct ep_compressed_count *c, uint64_t n, uint64_t bytes,
+				 uint64_t decoded_bytes)
+{
+	c->count += n;
+	c->bytes += bytes;
+	c->decoded_bytes += decoded_bytes;
+}
+
+void ep_compressed_of(const struct ep_image *img, struct ep_compressed_sizes *c)
+{
+	size_t i;
+
+	memset(c, 0, sizeof(*c));
+	for (i = 1; i < img->shnum; i++) {
+		const struct ep_section *s = &img->sections[i];
+
+		if (!ep_section_is_compressed(img, i) || s->chdr.ch_type > EP_CHTYPE_MAX)
+			continue;
+		compressed_count_add(&c->all, 1, s->shdr.sh_size, s->chdr.ch_size);
+		compressed_count_add(&c->by_type[s->chdr.ch_type], 1, s->shdr.sh_size,
+				     s->chdr.ch_size);
+	}
+}
+
+void ep_compressed_add(struct ep_compressed_sizes *dst, const struct ep_compressed_sizes *src)
+{
+	size_t t;
+
+	compressed_count_add(&dst->all, src->all.count, src->all.bytes, src->all.decoded_bytes);
+	for (t = 0; t <= EP_CHTYPE_MAX; t++)
+		compressed_count_add(&dst->by_type[t], src->by_type[t].count, src->by_type[t].bytes,
+				     src->by_type[t].decoded_bytes);
+}
+
 int ep_stats_count(struct ep_relsec_stats *s, const struct ep_rel *r, size_t n,
 		   const struct ep_symtab *st, uint64_t *seen)
 {
@@ -345,6 +379,8 @@ static int stats_section(struct ep_image *img, size_t idx, struct ep_relsec_stat
 	s->symtab = rs.symtab.index;
 	s->dynamic = img->sections[idx].shdr.sh_flags & SHF_ALLOC;
 	s->bytes = img->sections[idx].shdr.sh_size;
+	s->ch_type = ep_section_is_compressed(img, idx) ? img->sections[idx].chdr.ch_type : 0;
+	s->decoded_bytes = ep_section_size(img, idx);
 	bits = seen_for(seen, &rs.symtab, nseen_max);
 
 	while ((got = ep_relsec_next(&rs, &cur, buf, 1024, err)) > 0) {
@@ -376,6 +412,7 @@ int ep_stats_file(struct ep_image *img, struct ep_file_stats *fs, struct ep_erro
 	fs->kernel_module = ep_image_is_kernel_module(img);
 	fs->linked = img->ehdr.e_type == ET_EXEC || img->ehdr.e_type == ET_DYN;
 	ep_sizes_of(img, &fs->sizes);
+	ep_compressed_of(img, &fs->compressed);
 	for (i = 1; i < img->shnum; i++)
 		nrel += ep_is_relsec(&img->sections[i].shdr);
 	if (nrel == 0)

@@ -102,7 +102,9 @@ struct ep_relsec_stats {
 	bool target_exec;	 /* target has SHF_EXECINSTR */
 	size_t symtab;		 /* sh_link */
 	bool dynamic;		 /* SHF_ALLOC: applied by the dynamic loader */
-	uint64_t bytes;		 /* sh_size */
+	uint64_t bytes;		 /* sh_size: bytes in the file */
+	uint32_t ch_type;	 /* SHF_COMPRESSED: its ch_type; 0 if not compressed */
+	uint64_t decoded_bytes;	 /* ch_size if compressed, else sh_size */
 	struct ep_type_counts types;
 	uint64_t by_symclass[EP_SYM_NCLASS];
 };
@@ -126,6 +128,21 @@ struct ep_sizes {
 	uint64_t bss;  /* writable SHT_NOBITS */
 };
 
+/* SHF_COMPRESSED sections: how many, and their bytes both ways. */
+struct ep_compressed_count {
+	uint64_t count;		/* sections */
+	uint64_t bytes;		/* sh_size summed: Elf*_Chdr and stream, as in the file */
+	uint64_t decoded_bytes; /* ch_size summed */
+};
+
+/* Highest ch_type ep_image_open() accepts. */
+#define EP_CHTYPE_MAX ELFCOMPRESS_ZSTD
+
+struct ep_compressed_sizes {
+	struct ep_compressed_count all;
+	struct ep_compressed_count by_type[EP_CHTYPE_MAX + 1]; /* by ch_type; [0] unused */
+};
+
 /* Everything `elfplt stats` reports for one file. */
 struct ep_file_stats {
 	bool kernel_module;
@@ -138,6 +155,7 @@ struct ep_file_stats {
 	bool linked;		   /* ET_EXEC or ET_DYN: dyn is filled */
 	struct ep_dyn_stats dyn;
 	struct ep_sizes sizes;
+	struct ep_compressed_sizes compressed;
 };
 
 /*
@@ -146,6 +164,15 @@ struct ep_file_stats {
  * writable SHT_NOBITS -> bss.
  */
 void ep_sizes_of(const struct ep_image *img, struct ep_sizes *sz);
+
+/*
+ * img's SHF_COMPRESSED sections from their headers (checked by
+ * ep_image_open()), whatever they hold: nothing is decoded.
+ */
+void ep_compressed_of(const struct ep_image *img, struct ep_compressed_sizes *c);
+
+/* dst += src. */
+void ep_compressed_add(struct ep_compressed_sizes *dst, const struct ep_compressed_sizes *src);
 
 /*
  * Count relocations r[0..n) of one section into s: by type, and by symbol
