@@ -172,4 +172,16 @@ expect debug-corrupt.o none - -
 check "stats: good files counted" "340 340" \
 	"$(jqr "$T/out" '"\(.files[0].relocations.total) \(.files[2].relocations.total)"')"
 
+# The bounded mutation test (tests/unit/mutate_test.c, as bad-input-mutants.sh
+# runs it on the YAML fixtures) over compressed headers and streams of both
+# types, ELF64 LSB and MSB and ELF32: every prefix and 3000 damaged copies
+# through every library entry point; it aborts on a crash or a bad message.
+"$GEN" "$T/msb.o" 64msb zstd zlib zstd zlib || exit 1
+if "$top_builddir/tests/unit/mutate_test" 1 3000 "$T/base.o" "$T/base32.o" "$T/msb.o" \
+	>"$T/mutate" 2>&1; then
+	echo "ok: mutate_test: $(tr '\n' ' ' <"$T/mutate")"
+else
+	fail "mutate_test exited $?: $(tail -3 "$T/mutate")"
+fi
+
 done_testing
