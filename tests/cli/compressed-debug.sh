@@ -55,6 +55,7 @@ section_counts() {
 		tr '\n' ' '
 }
 
+tot_n=0 tot_disk=0 tot_dec=0 tot_types= files=
 want_types=$(type_counts "$T/none.o")
 want_secs=$(section_counts "$T/none.o")
 "$ELFPLT" plt --json "$T/none.o" | "$JQ" -c '.files[0] | del(.path)' >"$T/plt-none"
@@ -85,6 +86,10 @@ for v in $variants; do
 			"$(echo $chtypes | tr ' ' '\n' | sort -u)"
 		check "$v: ch_size sum (readelf -t) = decoded sizes (objcopy copy)" "$dec" "$chsum"
 	fi
+
+	tot_n=$((tot_n + ncomp)) tot_disk=$((tot_disk + disk)) tot_dec=$((tot_dec + dec))
+	[ "$v" = none ] || tot_types="${tot_types:+$tot_types, }$v $ncomp"
+	files="$files $f"
 
 	# Relocations: as readelf -rW counts them, and as in the plain build.
 	"$ELFPLT" stats --json -o "$T/s.json" "$f" 2>"$T/err" || fail "$v: stats exit $?"
@@ -128,5 +133,14 @@ for v in $variants; do
 	check "$v: load bytes = sh_size sum (readelf -SW)" "$alldisk" \
 		"$(jqr "$T/l.json" '.files[0].bytes')"
 done
+
+# The run's totals over the three builds, text and JSON.
+"$ELFPLT" stats $files >"$T/s.txt" || fail "stats on all builds: exit $?"
+want="compressed: $tot_n SHF_COMPRESSED sections ($tot_types):"
+want="$want $tot_disk bytes in the file, $tot_dec decoded"
+check "totals: text" "$want" "$(grep '^compressed:' "$T/s.txt")"
+"$ELFPLT" stats --json $files >"$T/s.json" || fail "stats --json on all builds: exit $?"
+check "totals: JSON" "$tot_n $tot_disk $tot_dec" "$(jqr "$T/s.json" \
+	'.totals.compressed_sections | "\(.count) \(.bytes) \(.decoded_bytes)"')"
 
 done_testing
