@@ -256,14 +256,22 @@ static int clean_section_names(struct ep_image *img, struct ep_error *err)
 	return 0;
 }
 
+static uint64_t section_cap_set; /* ep_section_decoded_max_set(); 0: default */
+
+void ep_section_decoded_max_set(uint64_t bytes)
+{
+	section_cap_set = bytes;
+}
+
 /*
- * The cap on an SHF_COMPRESSED section's ch_size, bytes.  SWITCH POINT: when
- * the run-time --max-size cap lands in lib/input.h, return it here (and say
- * "(--max-size)" in the message of check_chdr()); nothing else changes.
+ * The cap on decoded SHF_COMPRESSED bytes, per section and per image.
+ * SWITCH POINT: when the run-time --max-size cap lands (lib/input.h), cmd/
+ * passes it to ep_section_decoded_max_set(), or this returns it directly;
+ * and the messages of check_chdr() and decode_section() say "(--max-size)".
  */
 static uint64_t section_decoded_cap(void)
 {
-	return EP_SECTION_DECODED_MAX;
+	return section_cap_set ? section_cap_set : EP_SECTION_DECODED_MAX;
 }
 
 static size_t chdr_size(unsigned int cls)
@@ -599,10 +607,18 @@ static int decode_section(struct ep_image *img, size_t idx, struct ep_error *err
 	size_t hdr = chdr_size(img->ehdr.e_ident[EI_CLASS]);
 	const unsigned char *src = img->bytes + s->shdr.sh_offset + hdr;
 	size_t n = s->shdr.sh_size - hdr; /* check_chdr(): sh_size >= hdr */
-	uint64_t want = s->chdr.ch_size;
+	uint64_t want = s->chdr.ch_size, cap = section_decoded_cap();
 	Elf_Data *d;
 	int rc;
 
+	/* Many sections under the cap each must not add up to a bomb. */
+	if (img->bytes_decoded > cap || want > cap - img->bytes_decoded)
+		return ep_error_set(err, EP_ENOMEM,
+				    "%s: ch_size %" PRIu64 " bytes would take the file's decoded "
+				    "sections to %" PRIu64 " bytes, over the %" PRIu64
+				    "-byte cap " SEC_FMT,
+				    img->path, want, img->bytes_decoded + want, cap,
+				    SEC_ARGS(img, idx));
 	d = calloc(1, sizeof(*d));
 	if (d)
 		d->d_buf = malloc(want ? (size_t)want : 1);

@@ -35,13 +35,22 @@
 #endif
 
 /*
- * Largest ch_size (decoded bytes) of an SHF_COMPRESSED section accepted: a
- * header claiming more is an error when the image is opened, so a section
- * cannot make elfplt allocate more than this.  1 GiB, the default of the
- * whole-file cap (--max-size); see section_decoded_cap() in lib/elf.c, the
- * one place to switch to that option's value.
+ * The default cap on decoded SHF_COMPRESSED contents, bytes: a section whose
+ * ch_size is larger is an error when the image is opened, and decoding
+ * stops with an error before an image's decoded sections together
+ * (bytes_decoded) would pass it, so no file makes elfplt hold more than
+ * this of them.  1 GiB, the default of the whole-file cap (--max-size); see
+ * section_decoded_cap() in lib/elf.c, the one place to switch to that
+ * option's value.
  */
 #define EP_SECTION_DECODED_MAX ((uint64_t)1 << 30)
+
+/*
+ * Set that cap, in bytes, for the images opened from now on; 0 restores
+ * EP_SECTION_DECODED_MAX.  Process-wide, for an option such as --max-size
+ * and for tests: call it before opening images (and before workers fork).
+ */
+void ep_section_decoded_max_set(uint64_t bytes);
 
 struct ep_section {
 	size_t index;	  /* section header index */
@@ -89,7 +98,7 @@ struct ep_image {
  *   EP_EUNSUP   an SHF_COMPRESSED section whose ch_type is not
  *               ELFCOMPRESS_ZLIB or ELFCOMPRESS_ZSTD;
  *   EP_ENOMEM   out of memory, or an SHF_COMPRESSED section's ch_size over
- *               the cap (EP_SECTION_DECODED_MAX).
+ *               the cap (EP_SECTION_DECODED_MAX, ep_section_decoded_max_set()).
  * On a file whose byte order is not the host's, gelf_getchdr() has libelf
  * convert the whole of each SHF_COMPRESSED section (header and stream):
  * counted in bytes_converted.
@@ -121,7 +130,8 @@ void ep_image_close(struct ep_image *img);
  * pass it to gelf_getsym(), gelf_getrela() and the like, which look behind
  * it for libelf's section.  Errors, each naming the section: EP_EMALFORMED
  * a stream that is corrupt or decodes to more or fewer than ch_size bytes,
- * EP_ETRUNC a stream that ends early, EP_ENOMEM.
+ * EP_ETRUNC a stream that ends early, EP_ENOMEM out of memory or the
+ * image's decoded sections would pass the cap.
  */
 Elf_Data *ep_section_data(struct ep_image *img, size_t idx, struct ep_error *err);
 

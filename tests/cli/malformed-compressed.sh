@@ -172,6 +172,21 @@ expect debug-corrupt.o none - -
 check "stats: good files counted" "340 340" \
 	"$(jqr "$T/out" '"\(.files[0].relocations.total) \(.files[2].relocations.total)"')"
 
+# The cap on decoded sections, lowered (ep_section_decoded_max_set(), what
+# --max-size will set) through tests/unit/decoded_probe, which runs stats:
+# below one section's ch_size it fails the file at open; above each but
+# below their sum (7200 + 960 = 8160 for the two tables stats decodes;
+# .debug_info is never decoded) it stops at the second table.
+PROBE=$top_builddir/tests/unit/decoded_probe
+check "cap 7000: the file fails at open" \
+	"decoded_probe: $T/base.o: ch_size 7200 bytes exceeds the 7000-byte cap on a\
+ decoded section $R2" "$("$PROBE" "$T/base.o" 7000 2>&1 >/dev/null)"
+check "cap 8000: decoding stops at the second table" \
+	"decoded_probe: $T/base.o: ch_size 960 bytes would take the file's decoded\
+ sections to 8160 bytes, over the 8000-byte cap $R4" \
+	"$("$PROBE" "$T/base.o" 8000 2>&1 >/dev/null)"
+check "cap 8160: both tables fit" "stats 8160" "$("$PROBE" "$T/base.o" 8160 2>/dev/null | head -1)"
+
 # The bounded mutation test (tests/unit/mutate_test.c, as bad-input-mutants.sh
 # runs it on the YAML fixtures) over compressed headers and streams of both
 # types, ELF64 LSB and MSB and ELF32: every prefix and 3000 damaged copies

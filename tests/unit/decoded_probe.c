@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * decoded_probe FILE: how many bytes of SHF_COMPRESSED contents the library
+ * decoded_probe FILE [CAP]: how many bytes of SHF_COMPRESSED contents the library
  * decodes for FILE, for tests/cli/compressed-*.sh to compare with what
  * readelf says the sections hold.  Prints, one per line:
  *   stats N   img->bytes_decoded after ep_stats_file() (what `elfplt stats` decodes)
@@ -8,7 +8,8 @@
  *   all N     after ep_section_data() twice on every SHF_COMPRESSED section
  *             of a fresh image (the second call must not decode again)
  *   same yes  the second call gave the first call's buffer
- * and exits 1 with the library's message on an error.
+ * and exits 1 with the library's message on an error.  CAP, if given, is
+ * passed to ep_section_decoded_max_set() first (bytes).
  */
 #include "config.h"
 
@@ -49,10 +50,12 @@ int main(int argc, char **argv)
 	bool same = true;
 	size_t i;
 
-	if (argc != 2) {
-		fputs("usage: decoded_probe FILE\n", stderr);
+	if (argc != 2 && argc != 3) {
+		fputs("usage: decoded_probe FILE [CAP]\n", stderr);
 		return 2;
 	}
+	if (argc == 3)
+		ep_section_decoded_max_set(strtoull(argv[2], NULL, 10));
 	if (open_image(&blob, &img, argv[1], &err) < 0)
 		goto fail;
 	if (ep_stats_file(&img, &fs, &err) < 0)
