@@ -49,6 +49,7 @@ int main(int argc, char **argv)
 	struct ep_blob blob;
 	bool same = true;
 	size_t i;
+	int rc;
 
 	if (argc != 2 && argc != 3) {
 		fputs("usage: decoded_probe FILE [CAP]\n", stderr);
@@ -58,17 +59,20 @@ int main(int argc, char **argv)
 		ep_section_decoded_max_set(strtoull(argv[2], NULL, 10));
 	if (open_image(&blob, &img, argv[1], &err) < 0)
 		goto fail;
-	if (ep_stats_file(&img, &fs, &err) < 0)
-		goto fail;
+	/* Both free what they allocated, whether they failed or not. */
+	rc = ep_stats_file(&img, &fs, &err);
 	ep_stats_free(&fs);
+	if (rc < 0)
+		goto fail;
 	printf("stats %llu\n", (unsigned long long)img.bytes_decoded);
 	close_image(&blob, &img);
 
 	if (open_image(&blob, &img, argv[1], &err) < 0)
 		goto fail;
-	if (ep_plt_analyse(&img, NULL, &opt, &res, &err) < 0)
-		goto fail;
+	rc = ep_plt_analyse(&img, NULL, &opt, &res, &err);
 	ep_plt_result_free(&res);
+	if (rc < 0)
+		goto fail;
 	printf("plt %llu\n", (unsigned long long)img.bytes_decoded);
 	close_image(&blob, &img);
 
