@@ -39,17 +39,18 @@ static int check_table(const struct ep_image *img, size_t idx, size_t entsize, s
 	bool compressed = ep_section_is_compressed(img, idx);
 	uint64_t size = ep_section_size(img, idx);
 
-	if (sh->sh_entsize == 0 || size % sh->sh_entsize != 0)
-		return ep_error_set(err, EP_EMALFORMED,
-				    "%s: %s %" PRIu64 " is not a multiple of sh_entsize %" PRIu64
-				    " (section %zu %s)",
-				    img->path, compressed ? "ch_size" : "sh_size", size,
-				    (uint64_t)sh->sh_entsize, idx, ep_section_label(img, idx));
+	/* The entry size first: the size cannot be a multiple of a wrong one, or of 0. */
 	if (sh->sh_entsize != entsize)
 		return ep_error_set(err, EP_EMALFORMED,
 				    "%s: sh_entsize %" PRIu64 " is not %zu (section %zu %s)",
 				    img->path, (uint64_t)sh->sh_entsize, entsize, idx,
 				    ep_section_label(img, idx));
+	if (size % sh->sh_entsize != 0)
+		return ep_error_set(err, EP_EMALFORMED,
+				    "%s: %s %" PRIu64 " is not a multiple of sh_entsize %" PRIu64
+				    " (section %zu %s)",
+				    img->path, compressed ? "ch_size" : "sh_size", size,
+				    (uint64_t)sh->sh_entsize, idx, ep_section_label(img, idx));
 	return 0;
 }
 
@@ -80,6 +81,20 @@ int ep_symtab_open(struct ep_image *img, size_t idx, struct ep_symtab *st, struc
 	rc = check_table(img, idx, cls == ELFCLASS32 ? sizeof(Elf32_Sym) : sizeof(Elf64_Sym), err);
 	if (rc)
 		return rc;
+	/* Nothing here reads a symbol's name, but the gABI link must hold. */
+	if (sh->sh_link >= img->shnum)
+		return ep_error_set(err, EP_EMALFORMED,
+				    "%s: sh_link %" PRIu32
+				    " is out of range (%zu sections) (section %zu %s)",
+				    img->path, (uint32_t)sh->sh_link, img->shnum, idx,
+				    ep_section_label(img, idx));
+	if (img->sections[sh->sh_link].shdr.sh_type != SHT_STRTAB)
+		return ep_error_set(err, EP_EMALFORMED,
+				    "%s: sh_link %" PRIu32
+				    " (%s) is not a string table (section %zu %s)",
+				    img->path, (uint32_t)sh->sh_link,
+				    ep_section_label(img, sh->sh_link), idx,
+				    ep_section_label(img, idx));
 	st->index = idx;
 	st->count = ep_section_size(img, idx) / sh->sh_entsize;
 	st->data = ep_section_data(img, idx, err);
@@ -214,6 +229,13 @@ int ep_relsec_open(struct ep_image *img, size_t idx, struct ep_relsec *rs, struc
 				    "%s: sh_info %" PRIu32
 				    " is out of range (%zu sections) (section %zu %s)",
 				    img->path, (uint32_t)sh->sh_info, img->shnum, idx,
+				    ep_section_label(img, idx));
+	/* A table of relocations that applies to its own bytes is no ELF file's. */
+	if (sh->sh_info == idx)
+		return ep_error_set(err, EP_EMALFORMED,
+				    "%s: sh_info %" PRIu32
+				    " is the relocation section itself (section %zu %s)",
+				    img->path, (uint32_t)sh->sh_info, idx,
 				    ep_section_label(img, idx));
 	rs->target = sh->sh_info;
 	if (sh->sh_link >= img->shnum)

@@ -46,8 +46,9 @@ struct ep_symtab {
  * Open section idx of img as a symbol table.  idx 0 gives an empty table.
  * Errors (EP_EMALFORMED, naming the section): not SHT_SYMTAB/SHT_DYNSYM,
  * sh_entsize not the class's Elf*_Sym size, the contents' size (sh_size, or
- * ch_size when SHF_COMPRESSED, decoded here) not a multiple of it,
- * an SHT_SYMTAB_SHNDX with fewer entries than symbols, or a symbol whose
+ * ch_size when SHF_COMPRESSED, decoded here) not a multiple of it, sh_link
+ * not an SHT_STRTAB section (gABI: the symbol names' table), an
+ * SHT_SYMTAB_SHNDX with fewer entries than symbols, or a symbol whose
  * st_shndx is SHN_XINDEX when no SHT_SYMTAB_SHNDX links to the table
  * (checked once per table and image).  A compressed table is decoded here:
  * ep_section_data()'s errors.
@@ -82,9 +83,9 @@ bool ep_is_relsec(const GElf_Shdr *sh);
  * Open relocation section idx of img.  Checks, each an EP_EMALFORMED naming
  * the section: sh_entsize is the class's Elf*_Rel/Elf*_Rela/Elf*_Relr size
  * and the contents' size (sh_size, or ch_size when SHF_COMPRESSED) a
- * multiple of it; sh_info < e_shnum; sh_link a symbol table (or 0).  An
- * SHF_COMPRESSED table, or symbol table, is decoded here (ep_section_data(),
- * with its errors), once per image.
+ * multiple of it; sh_info < e_shnum and not idx itself; sh_link a symbol
+ * table (or 0).  An SHF_COMPRESSED table, or symbol table, is decoded here
+ * (ep_section_data(), with its errors), once per image.
  * r_sym is checked while reading, by ep_relsec_next().  RELR bitmaps are
  * decoded once here to count them (no allocation); a bitmap before any
  * address counts from address 0, as glibc, the kernel and readelf do.
