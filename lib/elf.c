@@ -57,6 +57,15 @@ static int read_shdr0(const struct ep_image *img, GElf_Shdr *sh0)
 	return 0;
 }
 
+static int shdr_table_outside(const char *path, uint64_t shnum, uint64_t shoff, size_t size,
+			      struct ep_error *err)
+{
+	return ep_error_set(err, EP_ETRUNC,
+			    "%s: section header table of %" PRIu64 " entries at offset %" PRIu64
+			    " is outside the file (%zu bytes)",
+			    path, shnum, shoff, size);
+}
+
 /*
  * The section header table must lie inside the image before libelf is asked
  * for any section: libelf quietly reports no sections when it does not.
@@ -98,11 +107,7 @@ static int check_shdr_table(struct ep_image *img, struct ep_error *err)
 	if (shnum == 0)
 		shnum = sh0.sh_size;
 	if (shnum > (img->size - eh->e_shoff) / eh->e_shentsize)
-		return ep_error_set(err, EP_ETRUNC,
-				    "%s: section header table of %" PRIu64
-				    " entries at offset %" PRIu64
-				    " is outside the file (%zu bytes)",
-				    img->path, shnum, (uint64_t)eh->e_shoff, img->size);
+		return shdr_table_outside(img->path, shnum, eh->e_shoff, img->size, err);
 	if (elf_getshdrnum(img->elf, &libelf_shnum) != 0 || libelf_shnum != shnum)
 		return ep_error_set(err, EP_EMALFORMED,
 				    "%s: libelf sees %zu sections where the header says %" PRIu64,
@@ -183,10 +188,15 @@ static int load_sections(struct ep_image *img, struct ep_error *err)
 	for (i = 0; strtab && i < img->shnum; i++) {
 		uint64_t off = img->sections[i].shdr.sh_name;
 
-		if (off >= strtab_size || !memchr(strtab + off, '\0', strtab_size - off))
+		if (off >= strtab_size)
 			return ep_error_set(err, EP_EMALFORMED,
 					    "%s: sh_name %" PRIu64 " is outside .shstrtab (%" PRIu64
 					    " bytes) (section %zu)",
+					    img->path, off, strtab_size, i);
+		if (!memchr(strtab + off, '\0', strtab_size - off))
+			return ep_error_set(err, EP_EMALFORMED,
+					    "%s: sh_name %" PRIu64 " runs past the end of .shstrtab "
+					    "(%" PRIu64 " bytes, no NUL) (section %zu)",
 					    img->path, off, strtab_size, i);
 		img->sections[i].name = (const char *)strtab + off;
 	}
@@ -357,6 +367,55 @@ static int check_compressed(struct ep_image *img, struct ep_error *err)
 	return 0;
 }
 
+/* n bytes of type at src, in the file's byte order data, into host order at dst. */
+static bool xlate(void *dst, const void *src, size_t n, Elf_Type type, unsigned int cls,
+		  unsigned int data)
+{
+	Elf_Data d = { .d_buf = dst, .d_type = type, .d_size = n, .d_version = EV_CURRENT };
+	Elf_Data s = d;
+
+	memcpy(dst, src, n); /* aligned, for libelf */
+	s.d_buf = dst;
+	return cls == ELFCLASS32 ? elf32_xlatetom(&d, &s, data) != NULL
+				 : elf64_xlatetom(&d, &s, data) != NULL;
+}
+
+/*
+ * elf_memory() refuses a file whose section 0 holds a section count over
+ * 2^32 - 1 (extended numbering, e_shnum 0) saying only "invalid ELF file
+ * data".  Say what check_shdr_table() says of any count the file cannot
+ * hold; returns 0 when that is not why, for the caller's own message.
+ * The header and section 0 are converted with libelf's elfNN_xlatetom().
+ */
+static int explain_refusal(const char *path, const unsigned char *b, size_t size,
+			   unsigned int cls, unsigned int data, struct ep_error *err)
+{
+	union {
+		Elf32_Ehdr e32;
+		Elf64_Ehdr e64;
+	} eh;
+	union {
+		Elf32_Shdr s32;
+		Elf64_Shdr s64;
+	} sh0;
+	uint64_t shoff, shnum;
+	unsigned int e_shnum, shentsize;
+
+	if (!xlate(&eh, b, ehdr_size(cls), ELF_T_EHDR, cls, data))
+		return 0;
+	shoff = cls == ELFCLASS32 ? eh.e32.e_shoff : eh.e64.e_shoff;
+	e_shnum = cls == ELFCLASS32 ? eh.e32.e_shnum : eh.e64.e_shnum;
+	shentsize = cls == ELFCLASS32 ? eh.e32.e_shentsize : eh.e64.e_shentsize;
+	if (e_shnum != 0 || shoff == 0 || shentsize != shdr_size(cls) ||
+	    !ep_range_ok(shoff, shentsize, size) ||
+	    !xlate(&sh0, b + shoff, shentsize, ELF_T_SHDR, cls, data))
+		return 0;
+	shnum = cls == ELFCLASS32 ? sh0.s32.sh_size : sh0.s64.sh_size;
+	if (shnum <= (size - shoff) / shentsize)
+		return 0;
+	return shdr_table_outside(path, shnum, shoff, size, err);
+}
+
 int ep_image_open(struct ep_image *img, const char *path, const void *bytes, size_t size,
 		  struct ep_error *err)
 {
@@ -404,8 +463,11 @@ int ep_image_open(struct ep_image *img, const char *path, const void *bytes, siz
 	if (!img->elf || elf_kind(img->elf) != ELF_K_ELF || !gelf_getehdr(img->elf, &img->ehdr)) {
 		int e = elf_errno();
 
-		rc = ep_error_set(err, EP_ENOTELF, "%s: libelf cannot read the ELF header: %s",
-				  path, e ? elf_errmsg(e) : "not recognised as ELF");
+		rc = explain_refusal(path, b, size, cls, data, err);
+		if (!rc)
+			rc = ep_error_set(err, EP_ENOTELF,
+					  "%s: libelf cannot read the ELF header: %s", path,
+					  e ? elf_errmsg(e) : "not recognised as ELF");
 		goto fail;
 	}
 #if __BYTE_ORDER == __LITTLE_ENDIAN
