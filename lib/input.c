@@ -421,6 +421,9 @@ int ep_blob_open(struct ep_blob *b, const char *path, bool populate, struct ep_e
 
 	memset(b, 0, sizeof(*b));
 	b->path = path;
+	/* An empty PATH would make "elfplt: : ..."; name it as ls(1) does. */
+	if (!path[0])
+		return ep_error_set(err, EP_EIO, "'': %s", strerror(ENOENT));
 	/*
 	 * O_NONBLOCK: opening a FIFO (or a tty) for reading would otherwise wait
 	 * for a writer, forever; it is refused below as not a regular file.
