@@ -1,6 +1,6 @@
 #!/bin/sh
 # Crafted inconsistencies that fuzzing elfplt turned up or that the obvious
-# cases (tests/cli/stats-bad-input.sh) do not reach, through all three
+# cases (tests/cli/malformed.sh) do not reach, through all three
 # commands: every bad file gives exactly one stderr line
 # "elfplt: PATH: what is wrong (section N NAME)" and a JSON error, the good
 # files around it are still reported, the exit status is 1, and the bad file
