@@ -364,6 +364,9 @@ static bool read_all(int fd, void *buf, size_t n)
 	return true;
 }
 
+/* From <sanitizer/lsan_interface.h>; NULL unless built with ASan (LSan). */
+extern void __lsan_do_leak_check(void) __attribute__((weak));
+
 /* Worker k of jobs: inputs k, k + jobs, k + 2 jobs, ... in order into fd. */
 static void worker(const struct run *r, unsigned int k, unsigned int jobs, int fd)
 {
@@ -382,6 +385,9 @@ static void worker(const struct run *r, unsigned int k, unsigned int jobs, int f
 			_exit(1); /* the main process is gone */
 		free(o.result);
 	}
+	/* _exit() skips LeakSanitizer's check at exit: a sanitized build asks for it. */
+	if (__lsan_do_leak_check)
+		__lsan_do_leak_check();
 	_exit(0);
 }
 
