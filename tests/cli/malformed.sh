@@ -327,6 +327,8 @@ good_reported() {
 }
 
 ncases=0
+: >"$T/want-all"
+set --
 while IFS='	' read -r name code plt load msg; do
 	[ -n "$name" ] || continue
 	ncases=$((ncases + 1))
@@ -339,6 +341,8 @@ while IFS='	' read -r name code plt load msg; do
 	@*) want="elfplt: $file${msg#@}" ;;
 	*) want="elfplt: $msg" ;;
 	esac
+	set -- "$@" "$file"
+	printf '%s\n' "$want" >>"$T/want-all"
 	sum=
 	[ -f "$file" ] && sum=$(cksum <"$file")
 	for cmd in stats plt load; do
@@ -368,6 +372,17 @@ done <<EOF
 $cases
 EOF
 check "cases run" 47 "$ncases"
+
+# All of them in one run of stats with two worker processes (-j 2): the
+# same lines in input order, and the good files first and last reported.
+rc=0
+timeout 60 "$ELFPLT" stats -j 2 --json -o "$T/out" "$good" "$@" "$good" 2>"$T/err" \
+	</dev/null || rc=$?
+check "stats -j 2, every case: exit status" 1 "$rc"
+check "stats -j 2, every case: stderr" "$(cat "$T/want-all")" "$(cat "$T/err")"
+check "stats -j 2, every case: files, failed, good ones' relocations" \
+	"$((ncases + 2)) $ncases $relocs $relocs" "$(jqr "$T/out" '[(.files | length),
+	([.files[] | select(.error)] | length), .files[0, -1].relocations.total] | join(" ")')"
 
 # Valid after all: extended numbering (e_shnum 0, the count in section 0)
 # and e_shstrndx SHN_XINDEX with section 0's sh_link naming .shstrtab.
