@@ -195,7 +195,8 @@ static int load_sections(struct ep_image *img, struct ep_error *err)
 					    img->path, off, strtab_size, i);
 		if (!memchr(strtab + off, '\0', strtab_size - off))
 			return ep_error_set(err, EP_EMALFORMED,
-					    "%s: sh_name %" PRIu64 " runs past the end of .shstrtab "
+					    "%s: sh_name %" PRIu64
+					    " runs past the end of .shstrtab "
 					    "(%" PRIu64 " bytes, no NUL) (section %zu)",
 					    img->path, off, strtab_size, i);
 		img->sections[i].name = (const char *)strtab + off;
@@ -387,8 +388,8 @@ static bool xlate(void *dst, const void *src, size_t n, Elf_Type type, unsigned 
  * hold; returns 0 when that is not why, for the caller's own message.
  * The header and section 0 are converted with libelf's elfNN_xlatetom().
  */
-static int explain_refusal(const char *path, const unsigned char *b, size_t size,
-			   unsigned int cls, unsigned int data, struct ep_error *err)
+static int explain_refusal(const char *path, const unsigned char *b, size_t size, unsigned int cls,
+			   unsigned int data, struct ep_error *err)
 {
 	union {
 		Elf32_Ehdr e32;
