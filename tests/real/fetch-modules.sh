@@ -69,7 +69,10 @@ update_lists() {
 	stamp=$cache/apt/lists/.updated
 	if [ ! -f "$stamp" ] || [ -n "$(find "$stamp" -mmin +1440 2>/dev/null)" ]; then
 		# shellcheck disable=SC2086
-		if apt-get $APT -qq update >"$cache/apt/update.log" 2>&1; then
+		# apt-get update can exit 0 having fetched nothing (an unreachable proxy):
+		# only lists that hold packages make the stamp.
+		if apt-get $APT -qq update >"$cache/apt/update.log" 2>&1 &&
+			[ -n "$(find "$cache/apt/lists" -name '*_Packages*' | head -n 1)" ]; then
 			touch "$stamp"
 		elif [ ! -f "$stamp" ]; then
 			skip "apt-get update for arm64 failed: $(tail -n 1 "$cache/apt/update.log")"
