@@ -27,7 +27,8 @@ RUNS=${RUNS:-3}
 for tool in xz zstd jq; do
 	command -v "$tool" >/dev/null || { echo "bench: $tool not found" >&2; exit 2; }
 done
-[ -x /usr/bin/time ] || { echo "bench: /usr/bin/time not found: apt-get install time" >&2; exit 2; }
+[ -x /usr/bin/time ] ||
+	{ echo "bench: /usr/bin/time not found: apt-get install time" >&2; exit 2; }
 
 tree() {
 	_rc=0
