@@ -50,6 +50,13 @@ fi
 mkdir -p "$cache/apt/lists/partial" "$cache/apt/cache/archives/partial" "$cache/deb" \
 	"$cache/modules" "$cache/copies"
 
+# make check runs several tests at once, each calling this script: one at a
+# time fetches and extracts, the others then find the cache complete.
+if command -v flock >/dev/null 2>&1; then
+	exec 9>"$cache/.lock"
+	flock 9
+fi
+
 skip() {
 	echo "fetch-modules: SKIP: $*" >&2
 	exit 77
