@@ -168,6 +168,26 @@ out:
 	return rc;
 }
 
+int ep_load_plan_append(struct ep_load_plan *plan, struct ep_load_plan *from, struct ep_error *err)
+{
+	struct ep_load_file *files;
+
+	if (!from->nfiles)
+		return 0;
+	if (from->nfiles > SIZE_MAX / sizeof(*files) - plan->nfiles)
+		return ep_error_set(err, EP_ENOMEM, "plan: out of memory");
+	files = realloc(plan->files, (plan->nfiles + from->nfiles) * sizeof(*files));
+	if (!files)
+		return ep_error_set(err, EP_ENOMEM, "plan: out of memory");
+	plan->files = files;
+	memcpy(files + plan->nfiles, from->files, from->nfiles * sizeof(*files));
+	plan->nfiles += from->nfiles;
+	free(from->files);
+	from->files = NULL;
+	from->nfiles = 0;
+	return 0;
+}
+
 void ep_load_plan_totals(const struct ep_load_plan *plan, struct ep_load_totals *t)
 {
 	size_t i, j;

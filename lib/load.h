@@ -104,6 +104,15 @@ struct ep_load_totals {
 int ep_load_plan_add(struct ep_load_plan *plan, const struct ep_image *img,
 		     const struct ep_blob *blob, enum ep_section_set set, struct ep_error *err);
 
+/*
+ * Move every file of from to the end of plan, in order, leaving from empty:
+ * for a plan made in parts (elfplt load plans its inputs in worker processes,
+ * one file at a time, and each part crosses a pipe as ep_load_plan_encode()
+ * text).  from's threshold is not used.  Returns 0, or EP_ENOMEM (plan and
+ * from unchanged).
+ */
+int ep_load_plan_append(struct ep_load_plan *plan, struct ep_load_plan *from, struct ep_error *err);
+
 void ep_load_plan_totals(const struct ep_load_plan *plan, struct ep_load_totals *t);
 
 void ep_load_plan_free(struct ep_load_plan *plan);
