@@ -4,17 +4,36 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "cmd/elfplt.h"
+#include "lib/load.h"
+
+/* -j N, --jobs N: 1 to EP_JOBS_MAX.  Returns 0, or -1 after a usage error. */
+static int parse_jobs(struct ep_global *g, const char *arg)
+{
+	unsigned long jobs;
+	char *end;
+
+	jobs = strtoul(arg, &end, 10);
+	if (!*arg || *end || jobs == 0 || jobs > EP_JOBS_MAX || arg[0] == '-') {
+		ep_usage_error(g->cmd, "--jobs takes a number from 1 to %d, not '%s'", EP_JOBS_MAX,
+			       arg);
+		return -1;
+	}
+	g->jobs = (unsigned int)jobs;
+	return 0;
+}
 
 int ep_global_option(struct ep_global *g, int c, const char *arg)
 {
@@ -34,6 +53,11 @@ int ep_global_option(struct ep_global *g, int c, const char *arg)
 		return 1;
 	case 'o':
 		g->output = arg;
+		return 1;
+	case 'j':
+		return parse_jobs(g, arg) ? -1 : 1;
+	case 'q':
+		g->quiet = true;
 		return 1;
 	}
 	return 0;
@@ -131,10 +155,25 @@ static bool output_is_input(const char *output, const struct ep_paths *in)
 	return clash;
 }
 
+/* stdio's buffer for the report when it does not go to a terminal. */
+static char out_buffer[1 << 18];
+
+/*
+ * stdio's 4 KiB buffer made a write(2) per 4 KiB: 10,000 of them for the
+ * module tree's JSON.  A terminal keeps its line buffering.  glibc takes
+ * the size only with a buffer, which must outlive the stream.
+ */
+static void set_out_buffer(FILE *out)
+{
+	if (!isatty(fileno(out)))
+		setvbuf(out, out_buffer, _IOFBF, sizeof(out_buffer));
+}
+
 int ep_output_open(struct ep_global *g, const struct ep_paths *in)
 {
 	if (!g->output || strcmp(g->output, "-") == 0) {
 		g->out = stdout;
+		set_out_buffer(g->out);
 		return 0;
 	}
 	if (output_is_input(g->output, in))
@@ -147,6 +186,7 @@ int ep_output_open(struct ep_global *g, const struct ep_paths *in)
 		fprintf(stderr, "elfplt: cannot write %s: %s\n", g->output, strerror(errno));
 		return EP_EXIT_FAILED;
 	}
+	set_out_buffer(g->out);
 	return 0;
 }
 
@@ -228,6 +268,100 @@ unsigned int ep_jobs_default(void)
 	return n > EP_JOBS_MAX ? EP_JOBS_MAX : (unsigned int)n;
 }
 
+/*
+ * The progress bar: one line on stderr, "[####......]  N/TOTAL files  P%
+ * R files/s", redrawn in place with '\r' by the calling process only.  It
+ * shows on a terminal (stderr) only, for a run of more than one file, and
+ * only once the run has taken PROGRESS_DELAY_NS: a quick run stays silent.
+ * ELFPLT_PROGRESS_DELAY_MS sets that delay, for the tests to see a bar on a
+ * few small files.  A bar on the line is erased (\r, then ESC [ K: erase to
+ * the end of the line) before any message, so none is printed after half a
+ * bar, and before the loop returns.
+ */
+#define PROGRESS_DELAY_NS  500000000ull /* about half a second */
+#define PROGRESS_PERIOD_NS 100000000ull /* at most 10 redraws a second */
+#define PROGRESS_BAR	   24		/* characters between the brackets */
+
+struct progress {
+	bool on;	   /* may draw: stderr a terminal, more than one file, no --quiet */
+	bool shown;	   /* a bar is on stderr's line now */
+	bool out_tty;	   /* the report goes to a terminal too */
+	size_t total;	   /* files in the run */
+	uint64_t start_ns; /* CLOCK_MONOTONIC */
+	uint64_t first_ns; /* no bar before this */
+	uint64_t next_ns;  /* no redraw before this */
+};
+
+static void progress_start(struct progress *p, const struct ep_global *g, size_t total)
+{
+	const char *env = getenv("ELFPLT_PROGRESS_DELAY_MS");
+	uint64_t delay_ns = PROGRESS_DELAY_NS;
+	char *end;
+
+	memset(p, 0, sizeof(*p));
+	p->total = total;
+	p->out_tty = g->out && isatty(fileno(g->out));
+	/*
+	 * JSON on a terminal leaves lines half written between files (the comma
+	 * comes with the next one): a bar there would overwrite them.
+	 */
+	p->on = !g->quiet && total > 1 && isatty(STDERR_FILENO) &&
+		!(p->out_tty && g->format == EP_FORMAT_JSON);
+	if (env && *env) {
+		unsigned long ms = strtoul(env, &end, 10);
+
+		if (!*end)
+			delay_ns = (uint64_t)ms * 1000000;
+	}
+	p->start_ns = ep_monotonic_ns();
+	p->first_ns = p->start_ns + delay_ns;
+	p->next_ns = p->first_ns;
+}
+
+/* Erase the bar, if one is on the line. */
+static void progress_clear(struct progress *p)
+{
+	if (!p->shown)
+		return;
+	fputs("\r\033[K", stderr);
+	p->shown = false;
+}
+
+/* done of total files are through: redraw the bar if it is time. */
+static void progress_update(struct progress *p, size_t done)
+{
+	char bar[PROGRESS_BAR + 1], line[160];
+	uint64_t now, rate, elapsed;
+	struct winsize ws;
+	size_t width = 80, fill, len;
+
+	if (!p->on || done >= p->total)
+		return;
+	now = ep_monotonic_ns();
+	if (now < p->next_ns)
+		return;
+	p->next_ns = now + PROGRESS_PERIOD_NS;
+	elapsed = now - p->start_ns;
+	rate = elapsed ? (uint64_t)((double)done * 1e9 / (double)elapsed) : 0;
+	fill = done * PROGRESS_BAR / p->total;
+	memset(bar, '#', fill);
+	memset(bar + fill, '.', PROGRESS_BAR - fill);
+	bar[PROGRESS_BAR] = '\0';
+	len = (size_t)snprintf(line, sizeof(line),
+			       "\r[%s] %zu/%zu files %3zu%% %" PRIu64 " files/s", bar, done,
+			       p->total, done * 100 / p->total, rate);
+	if (len >= sizeof(line))
+		len = sizeof(line) - 1;
+	/* A line as wide as the terminal wraps, and '\r' would go back to the wrong one. */
+	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1)
+		width = ws.ws_col;
+	if (len > width) /* the '\r' takes no column */
+		len = width;
+	memcpy(line + len, "\033[K", 4);
+	fputs(line, stderr);
+	p->shown = true;
+}
+
 /* What one input came to, until its turn to be emitted. */
 struct outcome {
 	int rc;	      /* 0, or a negative ep_errcode with err filled */
@@ -244,6 +378,8 @@ struct run {
 	ep_emit_fn emit;
 	ep_error_fn on_error;
 	void *ctx;
+	FILE *out;		   /* the report */
+	struct progress *progress; /* the calling process's; workers never draw */
 };
 
 /*
@@ -308,12 +444,19 @@ static bool finish(const struct run *r, size_t i, struct outcome *o)
 	const char *shown = shown_name(r->pl->paths[i], &clean);
 	bool ok;
 
-	if (o->rc == 0)
+	if (o->rc == 0) {
+		/* The report and the bar on one terminal: the report's lines go first. */
+		if (r->progress->out_tty)
+			progress_clear(r->progress);
 		o->rc = r->emit(shown, o->result, o->result_len, r->ctx, &o->err);
+		if (r->progress->out_tty)
+			fflush(r->out);
+	}
 	free(o->result);
 	o->result = NULL;
 	ok = o->rc == 0 || o->quiet;
 	if (!ok) {
+		progress_clear(r->progress);
 		fprintf(stderr, "elfplt: %s\n", o->err.message);
 		r->on_error(shown, &o->err, r->ctx);
 	}
@@ -454,12 +597,15 @@ static unsigned int start_workers(const struct run *r, unsigned int jobs, int *f
 	return k;
 }
 
-int ep_for_each_image_jobs(const char *const *paths, size_t n, bool populate, unsigned int jobs,
-			   ep_compute_fn compute, ep_emit_fn emit, ep_error_fn on_error, void *ctx)
+int ep_for_each_image_jobs(const struct ep_global *g, const char *const *paths, size_t n,
+			   bool populate, ep_compute_fn compute, ep_emit_fn emit,
+			   ep_error_fn on_error, void *ctx)
 {
 	struct ep_pathlist pl = { 0 };
 	struct ep_error err = { 0 };
-	struct run r = { &pl, populate, compute, emit, on_error, ctx };
+	struct progress progress = { 0 };
+	struct run r = { &pl, populate, compute, emit, on_error, ctx, g->out, &progress };
+	unsigned int jobs = g->jobs ? g->jobs : ep_jobs_default();
 	bool alive[EP_JOBS_MAX] = { false };
 	int fd[EP_JOBS_MAX];
 	pid_t pid[EP_JOBS_MAX];
@@ -507,6 +653,7 @@ int ep_for_each_image_jobs(const char *const *paths, size_t n, bool populate, un
 		for (k = 0; k < started; k++)
 			alive[k] = true;
 	}
+	progress_start(&progress, g, pl.count);
 	for (i = 0; i < pl.count; i++) {
 		k = started ? (unsigned int)(i % started) : 0;
 		if (!started || !alive[k]) {
@@ -529,7 +676,9 @@ int ep_for_each_image_jobs(const char *const *paths, size_t n, bool populate, un
 			found[a] = true;
 		if (!finish(&r, i, &o))
 			status = EP_EXIT_FAILED;
+		progress_update(&progress, i + 1);
 	}
+	progress_clear(&progress);
 	for (k = 0; k < started; k++) {
 		close(fd[k]);
 		waitpid(pid[k], NULL, 0);
@@ -548,50 +697,6 @@ out:
 	free(found);
 	ep_pathlist_free(&pl);
 	return status;
-}
-
-/* ep_for_each_image() on the one-job path: fn does its own output, in order. */
-struct serial {
-	ep_image_fn fn;
-	ep_error_fn on_error;
-	void *ctx;
-};
-
-static int serial_compute(struct ep_image *img, const struct ep_blob *blob, void *ctx,
-			  void **result, size_t *result_len, struct ep_error *err)
-{
-	const struct serial *s = ctx;
-
-	*result = NULL;
-	*result_len = 0;
-	return s->fn(img, blob, s->ctx, err);
-}
-
-static int serial_emit(const char *path, const void *result, size_t result_len, void *ctx,
-		       struct ep_error *err)
-{
-	(void)path;
-	(void)result;
-	(void)result_len;
-	(void)ctx;
-	(void)err;
-	return 0;
-}
-
-static void serial_error(const char *path, const struct ep_error *err, void *ctx)
-{
-	const struct serial *s = ctx;
-
-	s->on_error(path, err, s->ctx);
-}
-
-int ep_for_each_image(const char *const *paths, size_t n, bool populate, ep_image_fn fn,
-		      ep_error_fn on_error, void *ctx)
-{
-	struct serial s = { fn, on_error, ctx };
-
-	return ep_for_each_image_jobs(paths, n, populate, 1, serial_compute, serial_emit,
-				      serial_error, &s);
 }
 
 int ep_paths_get(struct ep_paths *in, const char *cmd, int argc, char **argv)

@@ -35,8 +35,8 @@ static void usage(FILE *f)
 {
 	size_t i;
 
-	fputs("usage: elfplt [--version] [--help] [--format=text|json] [-o FILE] <command> "
-	      "[options] [PATH...]\n\ncommands:\n",
+	fputs("usage: elfplt [--version] [--help] [--format=text|json] [-o FILE] [-j N] [-q]\n"
+	      "              <command> [options] [PATH...]\n\ncommands:\n",
 	      f);
 	for (i = 0; i < NCOMMANDS; i++)
 		if (!commands[i]->hidden)
@@ -46,7 +46,9 @@ static void usage(FILE *f)
 	      "global options (also accepted after the command):\n"
 	      "  --format=text|json  output for people (default) or machines\n"
 	      "  --json              same as --format=json\n"
-	      "  -o, --output FILE   write the report to FILE instead of standard output\n",
+	      "  -o, --output FILE   write the report to FILE instead of standard output\n"
+	      "  -j, --jobs N        analyse N files at a time (default: one per CPU, at most 8)\n"
+	      "  -q, --quiet         no progress bar on a terminal\n",
 	      f);
 }
 

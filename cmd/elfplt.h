@@ -3,9 +3,9 @@
 #define ELFPLT_CMD_H
 
 /*
- * What every subcommand shares: the command table entry, the global output
- * options (--format=text|json, --json, -o FILE) and the loop over input
- * files that reports a bad file and goes on with the others.
+ * What every subcommand shares: the command table entry, the global options
+ * (--format=text|json, --json, -o FILE, -j N, --quiet) and the loop over
+ * input files that reports a bad file and goes on with the others.
  */
 
 #include <getopt.h>
@@ -26,6 +26,8 @@ struct ep_global {
 	const char *output; /* -o FILE, or NULL for stdout */
 	FILE *out;	    /* where the report goes */
 	const char *cmd;    /* running subcommand's name */
+	unsigned int jobs;  /* -j N; 0: ep_jobs_default() */
+	bool quiet;	    /* --quiet: no progress bar */
 };
 
 struct ep_cmd {
@@ -43,15 +45,15 @@ extern const struct ep_cmd ep_cmd_load_child;
 struct ep_paths;
 
 /* Long options every subcommand accepts; put in its option array. */
+/* clang-format off */
 #define EP_GLOBAL_LONGOPTS                                                                         \
 	{ "format", required_argument, NULL, 0x100 }, { "json", no_argument, NULL, 0x101 },        \
-		{ "output", required_argument, NULL, 'o' },                                        \
-	{                                                                                          \
-		"help", no_argument, NULL, 'h'                                                     \
-	}
+	{ "output", required_argument, NULL, 'o' }, { "jobs", required_argument, NULL, 'j' },      \
+	{ "quiet", no_argument, NULL, 'q' }, { "help", no_argument, NULL, 'h' }
+/* clang-format on */
 
 /* Short options of EP_GLOBAL_LONGOPTS, to prepend to a command's own. */
-#define EP_GLOBAL_SHORTOPTS ":ho:"
+#define EP_GLOBAL_SHORTOPTS ":ho:j:q"
 
 /*
  * Handle a global option returned by getopt_long().  Returns 1 when handled,
@@ -99,32 +101,12 @@ int ep_show_man_page(const char *page, int section);
 int ep_show_man(const char *cmd);
 
 /*
- * Called for each input image that opened; return 0, or a negative
- * ep_errcode with err filled to have the file reported as failed.
- * img->path is the path for reports (ep_text_clean()ed, so a path that is
- * not UTF-8 still makes one line and a JSON string); blob->path is the path
- * itself, the one to open again.
- */
-typedef int (*ep_image_fn)(struct ep_image *img, const struct ep_blob *blob, void *ctx,
-			   struct ep_error *err);
-
-/*
- * Called for each input that failed (to open, or in fn): the error is
- * already printed on stderr; record it in the report.  path is the cleaned
- * path for reports, as img->path above.
+ * Called for each input that failed (to open, or in the loop's callbacks):
+ * the error is already printed on stderr; record it in the report.  path is
+ * the path for reports (ep_text_clean()ed, so a path that is not UTF-8 still
+ * makes one line and a JSON string).
  */
 typedef void (*ep_error_fn)(const char *path, const struct ep_error *err, void *ctx);
-
-/*
- * Expand paths[0..n) (see ep_pathlist_expand()), then for each file: open it
- * (mapping it read-only, populated ahead when populate), open the image,
- * call fn; on any error print "elfplt: MESSAGE" on stderr, call on_error and
- * go on.  Files a directory walk found that are not ELF (no ELF magic,
- * directly or after decompression) or cannot be read are passed over
- * quietly.  Returns EP_EXIT_OK, or EP_EXIT_FAILED when any file failed.
- */
-int ep_for_each_image(const char *const *paths, size_t n, bool populate, ep_image_fn fn,
-		      ep_error_fn on_error, void *ctx);
 
 /* Most jobs (worker processes) ep_for_each_image_jobs() runs. */
 #define EP_JOBS_MAX 8
@@ -136,11 +118,13 @@ unsigned int ep_jobs_default(void);
  * The per-file work split in two.  compute runs with the input open, in a
  * worker process or not: it must not print, and all it hands on is its
  * result, one malloc'd block of bytes (*result, *result_len; NULL and 0 are
- * fine) that may cross a pipe, so no pointers in it.  emit runs in the
- * calling process, in input order, for each input compute succeeded on: it
- * writes the output and adds to run totals from the bytes (the loop frees
- * them).  Either returns 0, or a negative ep_errcode with err filled to
- * have the file reported as failed.
+ * fine) that may cross a pipe, so no pointers in it.  img->path is the path
+ * for reports (see ep_error_fn); blob->path is the path itself, the one to
+ * open again.  emit runs in the calling process, in input order, for each
+ * input compute succeeded on, with the same path for reports: it writes the
+ * output and adds to run totals from the bytes (the loop frees them).
+ * Either returns 0, or a negative ep_errcode with err filled to have the
+ * file reported as failed.
  */
 typedef int (*ep_compute_fn)(struct ep_image *img, const struct ep_blob *blob, void *ctx,
 			     void **result, size_t *result_len, struct ep_error *err);
@@ -148,22 +132,39 @@ typedef int (*ep_emit_fn)(const char *path, const void *result, size_t result_le
 			  struct ep_error *err);
 
 /*
- * ep_for_each_image() with compute spread over jobs worker processes (capped
- * at EP_JOBS_MAX and the number of inputs), worker k taking inputs k,
- * k + jobs, ... and sending their results through a pipe; emit and on_error
- * run in the calling process strictly in input order, so the output is the
- * same for any jobs.  Processes, not threads: each maps and unmaps its
- * inputs in its own address space, where threads made every munmap() a TLB
- * shootdown of the other CPUs and serialised on the one mmap lock.  Buffered
- * output is flushed before the workers start.  A worker that dies has its
- * input reported as failed (EP_EIO) and the rest of its inputs done by the
- * calling process.  With jobs <= 1 (or if the workers cannot start)
+ * Expand paths[0..n) (see ep_pathlist_expand()), then for each file: open it
+ * (mapping it read-only, populated ahead when populate), open the image,
+ * call compute, then emit; on any error print "elfplt: MESSAGE" on stderr,
+ * call on_error and go on.  Files a directory walk found that are not ELF
+ * (no ELF magic, directly or after decompression) or cannot be read are
+ * passed over quietly.
+ *
+ * compute is spread over g->jobs worker processes (0: ep_jobs_default();
+ * capped at EP_JOBS_MAX and the number of inputs), worker k taking inputs
+ * k, k + jobs, ... and sending their results through a pipe; emit and
+ * on_error run in the calling process strictly in input order, so the output
+ * is the same for any jobs.  Processes, not threads: each maps and unmaps
+ * its inputs in its own address space, where threads made every munmap() a
+ * TLB shootdown of the other CPUs and serialised on the one mmap lock.
+ * Buffered output is flushed before the workers start.  A worker that dies
+ * has its input reported as failed (EP_EIO) and the rest of its inputs done
+ * by the calling process.  With one job (or if the workers cannot start)
  * everything runs in the calling process, compute then emit for one input
- * after the other.  Returns EP_EXIT_OK, or EP_EXIT_FAILED when any file
- * failed.
+ * after the other.  Memory: the list of paths, and the results of the
+ * inputs in flight (those the workers ran ahead with, in their pipes); no
+ * result is kept after emit.
+ *
+ * While it runs, the calling process draws a progress bar on stderr (files
+ * done/total, percent, files/s; at most 10 times a second, after
+ * ELFPLT_PROGRESS_DELAY_MS, default 500) when stderr is a terminal, there
+ * is more than one file and not g->quiet, and the report (g->out) is not
+ * JSON on a terminal; the bar is erased before every message the loop
+ * prints, before emit when g->out is a terminal, and before it returns.
+ * Returns EP_EXIT_OK, or EP_EXIT_FAILED when any file failed.
  */
-int ep_for_each_image_jobs(const char *const *paths, size_t n, bool populate, unsigned int jobs,
-			   ep_compute_fn compute, ep_emit_fn emit, ep_error_fn on_error, void *ctx);
+int ep_for_each_image_jobs(const struct ep_global *g, const char *const *paths, size_t n,
+			   bool populate, ep_compute_fn compute, ep_emit_fn emit,
+			   ep_error_fn on_error, void *ctx);
 
 /* The inputs of a command: its PATH operands, or the default. */
 struct ep_paths {

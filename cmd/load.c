@@ -801,28 +801,85 @@ static void report_text(struct load_run *run, const struct ep_load_totals *t)
 
 /* --- options and planning --------------------------------------------------- */
 
-static int plan_one(struct ep_image *img, const struct ep_blob *blob, void *ctx,
-		    struct ep_error *err)
+/*
+ * What compute_plan() hands emit_plan() of one file, maybe through a pipe
+ * from a worker process: this header, then plan_len bytes of the file's
+ * plan as ep_load_plan_encode() writes it.
+ */
+struct plan_result {
+	uint64_t file_size;  /* bytes of the file as stored */
+	uint64_t image_size; /* bytes of its ELF image (decoded, if compressed) */
+	uint64_t plan_len;
+};
+
+/* Maybe in a worker process: the plan of one file, packed for emit_plan(). */
+static int compute_plan(struct ep_image *img, const struct ep_blob *blob, void *ctx, void **result,
+			size_t *result_len, struct ep_error *err)
+{
+	const struct load_run *run = ctx;
+	struct ep_load_plan one = { 0 };
+	struct plan_result r = { blob->file_size, blob->size, 0 };
+	unsigned char *p;
+	char *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	rc = ep_load_plan_add(&one, img, blob, run->set, err);
+	if (rc == 0)
+		rc = ep_load_plan_encode(&one, &text, &len, err);
+	if (rc)
+		goto out;
+	r.plan_len = len;
+	*result_len = sizeof(r) + len;
+	p = malloc(*result_len);
+	if (!p) {
+		rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
+		goto out;
+	}
+	memcpy(p, &r, sizeof(r));
+	memcpy(p + sizeof(r), text, len);
+	*result = p;
+out:
+	free(text);
+	ep_load_plan_free(&one);
+	return rc;
+}
+
+/* In the main process, in input order: the file joins the plan and files[]. */
+static int emit_plan(const char *path, const void *result, size_t result_len, void *ctx,
+		     struct ep_error *err)
 {
 	struct load_run *run = ctx;
+	const char *text = (const char *)result + sizeof(struct plan_result);
 	const struct ep_load_file *f;
+	struct ep_load_plan one;
+	struct ep_error derr;
+	struct plan_result r;
 	uint64_t bytes = 0;
 	size_t j;
 	int rc;
 
-	rc = ep_load_plan_add(&run->plan, img, blob, run->set, err);
-	if (rc)
-		return rc;
-	f = &run->plan.files[run->plan.nfiles - 1];
+	if (result_len >= sizeof(r))
+		memcpy(&r, result, sizeof(r));
+	if (result_len < sizeof(r) || r.plan_len != result_len - sizeof(r) ||
+	    ep_load_plan_decode(&one, text, r.plan_len, &derr))
+		return ep_error_set(err, EP_EIO, "%s: the worker's result is malformed", path);
+	if (one.nfiles != 1) {
+		ep_load_plan_free(&one);
+		return ep_error_set(err, EP_EIO, "%s: the worker's result is malformed", path);
+	}
+	f = &one.files[0];
 	for (j = 0; j < f->nranges; j++)
 		bytes += f->ranges[j].size;
 	json_array_append_new(run->files,
-			      json_pack("{s:s, s:s, s:I, s:I, s:I, s:I}", "path", img->path,
-					"compression", ep_compression_name(blob->compression),
-					"file_size", (json_int_t)blob->file_size, "image_size",
-					(json_int_t)blob->size, "sections", (json_int_t)f->nranges,
-					"bytes", (json_int_t)bytes));
-	return 0;
+			      json_pack("{s:s, s:s, s:I, s:I, s:I, s:I}", "path", path,
+					"compression", ep_compression_name(f->compression),
+					"file_size", (json_int_t)r.file_size, "image_size",
+					(json_int_t)r.image_size, "sections",
+					(json_int_t)f->nranges, "bytes", (json_int_t)bytes));
+	rc = ep_load_plan_append(&run->plan, &one, err);
+	ep_load_plan_free(&one);
+	return rc;
 }
 
 static void plan_error(const char *path, const struct ep_error *err, void *ctx)
@@ -836,7 +893,7 @@ static void plan_error(const char *path, const struct ep_error *err, void *ctx)
 static void load_usage(FILE *f)
 {
 	fputs("usage: elfplt load [--sections=relocs|alloc|all] [--repeat N] [--threshold BYTES]\n"
-	      "                   [--cold] [--format=text|json] [-o FILE] [PATH...]\n"
+	      "                   [--cold] [-j N] [-q] [--format=text|json] [-o FILE] [PATH...]\n"
 	      "Page faults, resident memory and time of loading sections by read-copy, by mmap\n"
 	      "and by binutils' hybrid rule, each run in a fresh process.\n"
 	      "With no PATH, the running kernel's modules in /lib/modules/$(uname -r).\n\n"
@@ -845,6 +902,9 @@ static void load_usage(FILE *f)
 	      "  --repeat N          runs per mode, interleaved (default 5)\n"
 	      "  --threshold BYTES   hybrid maps sections of at least BYTES (default 4 pages)\n"
 	      "  --cold              drop the inputs from the page cache before every run\n"
+	      "  -j, --jobs N        read N files' headers at a time to plan (default: one per\n"
+	      "                      CPU, at most 8); the measured runs are one at a time\n"
+	      "  -q, --quiet         no progress bar on a terminal\n"
 	      "  --format=text|json  output for people (default) or machines (elfplt-load/1)\n"
 	      "  --json              same as --format=json\n"
 	      "  -o, --output FILE   write the report to FILE\n"
@@ -938,7 +998,9 @@ static int cmd_load(int argc, char **argv, struct ep_global *g)
 	run.files = json_object_get(run.doc, "files");
 	run.timer_res_ns = ep_monotonic_res_ns();
 
-	status = ep_for_each_image(in.v, in.n, false, plan_one, plan_error, &run);
+	/* Planning reads headers only, in -j workers; the measurement is serial (measure()). */
+	status = ep_for_each_image_jobs(g, in.v, in.n, false, compute_plan, emit_plan, plan_error,
+					&run);
 	ep_load_plan_totals(&run.plan, &totals);
 	/*
 	 * Nothing to load: a table would show only noise.  JSON still measures,

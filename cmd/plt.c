@@ -66,8 +66,13 @@ struct plt_run {
 	const struct ep_plt_model *forced;
 	struct ep_plt_options opt;
 	bool summary;
-	json_t *doc, *files;
-	struct summary tables[NVIEWS]; /* model_views[i]'s table in tables[i] */
+	bool json; /* --format=json */
+	struct ep_json_stream js;
+	/*
+	 * model_views[i]'s table in tables[i]: a line per file, kept to the end
+	 * (text only), as a column is as wide as its widest cell.
+	 */
+	struct summary tables[NVIEWS];
 	bool nomem;
 	struct plt_totals t;
 };
@@ -412,35 +417,30 @@ static void summary_values(const struct ep_plt_result *res, uint64_t *v)
 	}
 }
 
-static void summary_add(struct plt_run *run, const struct ep_image *img,
-			const struct ep_plt_result *res)
+/* Add path's line, its figures v[], to the table of model_views[view]. */
+static void summary_add(struct plt_run *run, const char *path, size_t view, const uint64_t *v)
 {
-	struct summary *s;
+	struct summary *s = &run->tables[view];
 	struct summary_row *row;
-	size_t i;
 
-	if (!view_of(res->model, &i))
-		return;
-	s = &run->tables[i];
 	if (s->nrows == s->cap) {
 		size_t cap = s->cap ? 2 * s->cap : 64;
-		struct summary_row *v = realloc(s->rows, cap * sizeof(*v));
+		struct summary_row *rows = realloc(s->rows, cap * sizeof(*rows));
 
-		if (!v) {
+		if (!rows) {
 			run->nomem = true;
 			return;
 		}
-		s->rows = v;
+		s->rows = rows;
 		s->cap = cap;
 	}
 	row = &s->rows[s->nrows];
-	memset(row, 0, sizeof(*row));
-	row->path = strdup(img->path);
+	row->path = strdup(path);
 	if (!row->path) {
 		run->nomem = true;
 		return;
 	}
-	summary_values(res, row->v);
+	memcpy(row->v, v, sizeof(row->v));
 	s->nrows++;
 }
 
@@ -572,40 +572,75 @@ static uint64_t relocations_of(const struct ep_plt_result *res)
 	return n;
 }
 
-static void add_totals(struct plt_run *run, const struct ep_plt_result *res)
+/* One file's share of the run's totals, in *t (zeroed here). */
+static void file_totals(struct plt_totals *t, const struct ep_plt_result *res)
 {
-	struct plt_totals *t = &run->t;
-
-	t->files++;
+	memset(t, 0, sizeof(*t));
+	t->files = 1;
 	if (!res->model) {
-		t->not_covered++;
+		t->not_covered = 1;
 	} else if (res->model == &ep_plt_model_arm64_module) {
-		t->arm64.files++;
+		t->arm64.files = 1;
 		add_arm64(&t->arm64, res);
 	} else if (res->model == &ep_plt_model_object) {
-		struct ep_plt_object *o = &t->object.sum;
-
-		t->object.files++;
-		t->object.relocations += relocations_of(res);
-		o->branch_relocations += res->object.branch_relocations;
-		o->undefined_branches += res->object.undefined_branches;
-		o->distinct_targets += res->object.distinct_targets;
-		o->got_relocations += res->object.got_relocations;
-		o->distinct_got_symbols += res->object.distinct_got_symbols;
+		t->object.files = 1;
+		t->object.relocations = relocations_of(res);
+		t->object.sum = res->object;
 	} else if (res->model == &ep_plt_model_linked) {
-		struct ep_plt_linked *l = &t->linked.sum;
-
-		t->linked.files++;
-		t->linked.relocations += relocations_of(res);
-		l->jump_slot += res->linked.jump_slot;
-		l->irelative += res->linked.irelative;
-		l->plt_slots += res->linked.plt_slots;
-		l->glob_dat += res->linked.glob_dat;
-		l->plt_bytes += res->linked.plt_bytes;
-		l->plt_sec_bytes += res->linked.plt_sec_bytes;
-		l->got_bytes += res->linked.got_bytes;
-		l->got_plt_bytes += res->linked.got_plt_bytes;
+		t->linked.files = 1;
+		t->linked.relocations = relocations_of(res);
+		t->linked.sum = res->linked;
+		t->linked.sum.rela_plt = 0; /* an index, not a quantity */
 	}
+}
+
+static void arm64_totals_add(struct arm64_totals *to, const struct arm64_totals *a)
+{
+	to->files += a->files;
+	to->rejected += a->rejected;
+	to->relocations += a->relocations;
+	to->plt_relocations += a->plt_relocations;
+	to->veneers += a->veneers;
+	to->slots += a->slots;
+	to->slots_minimal += a->slots_minimal;
+	to->bytes += a->bytes;
+	to->bytes_minimal += a->bytes_minimal;
+	to->leftover_sections += a->leftover_sections;
+	to->sorted_full += a->sorted_full;
+	to->sorted_partitioned += a->sorted_partitioned;
+	to->sort_sections += a->sort_sections;
+	to->sort_skipped += a->sort_skipped;
+	to->full_ns += a->full_ns;
+	to->partitioned_ns += a->partitioned_ns;
+}
+
+/* Add the totals t (of one file, say) to those of the run, to. */
+static void totals_add(struct plt_totals *to, const struct plt_totals *t)
+{
+	struct ep_plt_object *o = &to->object.sum;
+	struct ep_plt_linked *l = &to->linked.sum;
+
+	to->files += t->files;
+	to->files_failed += t->files_failed;
+	to->not_covered += t->not_covered;
+	arm64_totals_add(&to->arm64, &t->arm64);
+	to->object.files += t->object.files;
+	to->object.relocations += t->object.relocations;
+	o->branch_relocations += t->object.sum.branch_relocations;
+	o->undefined_branches += t->object.sum.undefined_branches;
+	o->distinct_targets += t->object.sum.distinct_targets;
+	o->got_relocations += t->object.sum.got_relocations;
+	o->distinct_got_symbols += t->object.sum.distinct_got_symbols;
+	to->linked.files += t->linked.files;
+	to->linked.relocations += t->linked.relocations;
+	l->jump_slot += t->linked.sum.jump_slot;
+	l->irelative += t->linked.sum.irelative;
+	l->plt_slots += t->linked.sum.plt_slots;
+	l->glob_dat += t->linked.sum.glob_dat;
+	l->plt_bytes += t->linked.sum.plt_bytes;
+	l->plt_sec_bytes += t->linked.sum.plt_sec_bytes;
+	l->got_bytes += t->linked.sum.got_bytes;
+	l->got_plt_bytes += t->linked.sum.got_plt_bytes;
 }
 
 static uint64_t files_of(const struct plt_totals *t, const struct ep_plt_model *m)
@@ -851,9 +886,10 @@ static json_t *json_model_totals(const struct ep_plt_model *m, uint64_t files, u
 	return o;
 }
 
-static void totals_json(struct plt_run *run)
+/* The "totals" object; NULL when out of memory. */
+static json_t *totals_json(struct plt_run *run)
 {
-	json_t *totals = json_object_get(run->doc, "totals");
+	json_t *totals = json_object();
 	const struct plt_totals *t = &run->t;
 	json_t *arm64 = json_arm64_totals(&t->arm64, run->opt.timing_reps != 0);
 	json_t *by_model = json_array();
@@ -873,47 +909,136 @@ static void totals_json(struct plt_run *run)
 							  t->linked.relocations,
 							  json_linked(&t->linked.sum)));
 	json_object_set_new(totals, "by_model", by_model);
+	return totals;
 }
 
 /* ---- the loop ---------------------------------------------------------------- */
 
-static int plt_one(struct ep_image *img, const struct ep_blob *blob, void *ctx,
-		   struct ep_error *err)
+/*
+ * What compute_file() hands emit_file() of one file, maybe through a pipe
+ * from a worker process: this header, then out_len bytes of its report as
+ * rendered there (a text block, or its files[] entry; none for text with
+ * --summary).
+ */
+struct file_result {
+	struct plt_totals t; /* the file's share of the run's totals */
+	uint64_t row[8];     /* its line in a summary table (text) */
+	int32_t view;	     /* the model_views[] index of that table; -1: none */
+	uint32_t unused;
+	uint64_t out_len;
+};
+
+/* The file's report, as the bytes emit_file() writes: text, or a files[] entry. */
+static int render_file(const struct plt_run *run, const struct ep_image *img,
+		       const struct ep_plt_result *res, char **out, size_t *out_len)
 {
-	struct plt_run *run = ctx;
+	json_t *o;
+	FILE *f;
+
+	*out = NULL;
+	*out_len = 0;
+	if (run->json) {
+		o = json_file(img, res);
+		*out = o ? ep_json_dump_at(o, 2, out_len) : NULL;
+		json_decref(o);
+		return *out ? 0 : -EP_ENOMEM;
+	}
+	if (run->summary)
+		return 0;
+	f = open_memstream(out, out_len);
+	if (!f)
+		return -EP_ENOMEM;
+	print_file(f, img, res);
+	if (fclose(f) != 0) {
+		free(*out);
+		*out = NULL;
+		return -EP_ENOMEM;
+	}
+	return 0;
+}
+
+/* Maybe in a worker process: analyse, render, pack what emit_file() needs. */
+static int compute_file(struct ep_image *img, const struct ep_blob *blob, void *ctx, void **result,
+			size_t *result_len, struct ep_error *err)
+{
+	const struct plt_run *run = ctx;
 	struct ep_plt_result res;
+	struct file_result r;
+	unsigned char *p;
+	char *out = NULL;
+	size_t view, out_len = 0;
 	int rc;
 
 	(void)blob;
 	rc = ep_plt_analyse(img, run->forced, &run->opt, &res, err);
-	if (rc == 0) {
-		add_totals(run, &res);
-		if (run->g->format == EP_FORMAT_JSON) {
-			json_array_append_new(run->files, json_file(img, &res));
-		} else {
-			if (!run->summary)
-				print_file(run->g->out, img, &res);
-			summary_add(run, img, &res);
-		}
+	if (rc == 0 && render_file(run, img, &res, &out, &out_len))
+		rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
+	if (rc)
+		goto out;
+	memset(&r, 0, sizeof(r)); /* no stray bytes through the pipe */
+	file_totals(&r.t, &res);
+	r.view = view_of(res.model, &view) ? (int32_t)view : -1;
+	summary_values(&res, r.row);
+	r.out_len = out_len;
+	*result_len = sizeof(r) + out_len;
+	p = malloc(*result_len);
+	if (!p) {
+		rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
+		goto out;
 	}
+	memcpy(p, &r, sizeof(r));
+	if (out_len)
+		memcpy(p + sizeof(r), out, out_len);
+	*result = p;
+out:
+	free(out);
 	ep_plt_result_free(&res);
 	return rc;
+}
+
+/* In the main process, in input order: write the file's report, add it up. */
+static int emit_file(const char *path, const void *result, size_t result_len, void *ctx,
+		     struct ep_error *err)
+{
+	struct plt_run *run = ctx;
+	const char *out = (const char *)result + sizeof(struct file_result);
+	struct file_result r;
+
+	if (result_len >= sizeof(r))
+		memcpy(&r, result, sizeof(r));
+	if (result_len < sizeof(r) || r.out_len != result_len - sizeof(r) || r.view >= NVIEWS)
+		return ep_error_set(err, EP_EIO, "%s: the worker's result is malformed", path);
+	totals_add(&run->t, &r.t);
+	if (run->json) {
+		ep_json_stream_file_text(&run->js, out, r.out_len);
+		return 0;
+	}
+	if (r.out_len)
+		fwrite(out, 1, r.out_len, run->g->out);
+	if (r.view >= 0)
+		summary_add(run, path, (size_t)r.view, r.row);
+	return 0;
 }
 
 static void plt_error(const char *path, const struct ep_error *err, void *ctx)
 {
 	struct plt_run *run = ctx;
+	json_t *e;
 
 	run->t.files_failed++;
-	if (run->g->format == EP_FORMAT_JSON)
-		json_array_append_new(run->files, ep_json_file_error(path, err));
+	if (!run->json)
+		return;
+	e = ep_json_file_error(path, err);
+	if (!e || ep_json_stream_file(&run->js, e))
+		run->js.failed = true;
+	json_decref(e);
 }
 
 static void plt_usage(FILE *f)
 {
 	fputs("usage: elfplt plt [--kaslr=on|off] [--erratum-843419=on|off] [--model=NAME]\n"
-	      "                  [--timing[=REPS]] [--summary] [--format=text|json] [-o FILE] "
-	      "[PATH...]\n"
+	      "                  [--timing[=REPS]] [--summary] [-j N] [-q] [--format=text|json]\n"
+	      "                  [-o FILE] [PATH...]\n"
 	      "PLT slots per section as the arm64 module loader reserves them (Linux 6.1\n"
 	      "module-plts.c), the true minimum, and the sorting the loader does.\n"
 	      "With no PATH, the running kernel's modules in /lib/modules/$(uname -r).\n\n"
@@ -924,6 +1049,9 @@ static void plt_usage(FILE *f)
 	      "                           default 9)\n"
 	      "  --summary                a table per model, one line per file, and the totals\n"
 	      "                           instead of each file's details\n"
+	      "  -j, --jobs N             analyse N files at a time (default: one per CPU, at\n"
+	      "                           most 8); the report is the same for any N\n"
+	      "  -q, --quiet              no progress bar on a terminal\n"
 	      "  --format=text|json       output for people (default) or machines (elfplt-plt/1)\n"
 	      "  --json                   same as --format=json\n"
 	      "  -o, --output FILE        write the report to FILE\n"
@@ -955,6 +1083,7 @@ static int cmd_plt(int argc, char **argv, struct ep_global *g)
 	};
 	struct plt_run run = { .g = g, .opt = { .kaslr = true, .erratum_843419 = true } };
 	struct ep_paths in;
+	json_t *totals;
 	char *end;
 	unsigned long reps;
 	int c, rc, status;
@@ -1007,15 +1136,18 @@ static int cmd_plt(int argc, char **argv, struct ep_global *g)
 	rc = ep_inputs_and_output(g, &in, argc, argv);
 	if (rc)
 		return rc;
-	run.doc = ep_report_new("elfplt-plt/1");
-	run.files = json_object_get(run.doc, "files");
+	run.json = g->format == EP_FORMAT_JSON;
+	if (run.json && ep_json_stream_begin(&run.js, g->out, "elfplt-plt/1"))
+		run.js.failed = true;
 
 	/* Only headers, relocations and symbols are read: no MAP_POPULATE. */
-	status = ep_for_each_image(in.v, in.n, false, plt_one, plt_error, &run);
-	if (g->format == EP_FORMAT_JSON) {
-		totals_json(&run);
-		if (ep_report_write_json(run.doc, g->out))
+	status = ep_for_each_image_jobs(g, in.v, in.n, false, compute_file, emit_file, plt_error,
+					&run);
+	if (run.json) {
+		totals = totals_json(&run);
+		if (!totals || ep_json_stream_end(&run.js, totals))
 			status = EP_EXIT_FAILED;
+		json_decref(totals);
 	} else {
 		totals_text(&run);
 	}
@@ -1024,7 +1156,6 @@ static int cmd_plt(int argc, char **argv, struct ep_global *g)
 		status = EP_EXIT_FAILED;
 	}
 	summary_free(&run);
-	json_decref(run.doc);
 	if (ep_output_close(g))
 		status = EP_EXIT_FAILED;
 	return status;

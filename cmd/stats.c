@@ -8,7 +8,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cmd/elfplt.h"
 #include "lib/reloc.h"
@@ -568,13 +567,14 @@ static void run_free(struct stats_run *run)
 
 static void stats_usage(FILE *f)
 {
-	fputs("usage: elfplt stats [--top N] [-j N] [--format=text|json] [-o FILE] [PATH...]\n"
+	fputs("usage: elfplt stats [--top N] [-j N] [-q] [--format=text|json] [-o FILE] [PATH...]\n"
 	      "Relocation statistics of ELF files; directories are searched for ELF files.\n"
 	      "With no PATH, the running kernel's modules in /lib/modules/$(uname -r).\n\n"
 	      "  --top N             list the N files with most relocations (text: instead of\n"
 	      "                      each file's details)\n"
 	      "  -j, --jobs N        analyse N files at a time (default: one per CPU, at most\n"
 	      "                      8); the report is the same for any N\n"
+	      "  -q, --quiet         no progress bar on a terminal\n"
 	      "  --format=text|json  output for people (default) or machines (elfplt-stats/1)\n"
 	      "  --json              same as --format=json\n"
 	      "  -o, --output FILE   write the report to FILE\n"
@@ -582,19 +582,14 @@ static void stats_usage(FILE *f)
 	      f);
 }
 
-/* stdio's buffer for the report when it does not go to a terminal (stdout too). */
-static char out_buffer[1 << 18];
-
 static int cmd_stats(int argc, char **argv, struct ep_global *g)
 {
 	static const struct option longopts[] = {
 		{ "top", required_argument, NULL, 't' },
-		{ "jobs", required_argument, NULL, 'j' },
 		EP_GLOBAL_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct stats_run run = { .g = g };
-	unsigned long jobs = ep_jobs_default();
 	struct ep_paths in;
 	json_t *totals;
 	char *end;
@@ -602,15 +597,8 @@ static int cmd_stats(int argc, char **argv, struct ep_global *g)
 
 	/* Our own messages, so they start "elfplt: " like every other one. */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, EP_GLOBAL_SHORTOPTS "j:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, EP_GLOBAL_SHORTOPTS, longopts, NULL)) != -1) {
 		switch (c) {
-		case 'j':
-			jobs = strtoul(optarg, &end, 10);
-			if (!*optarg || *end || jobs == 0 || jobs > EP_JOBS_MAX || optarg[0] == '-')
-				return ep_usage_error(
-					g->cmd, "--jobs takes a number from 1 to %d, not '%s'",
-					EP_JOBS_MAX, optarg);
-			break;
 		case 't':
 			run.top = strtoul(optarg, &end, 10);
 			if (!*optarg || *end || run.top == 0 || optarg[0] == '-')
@@ -630,19 +618,12 @@ static int cmd_stats(int argc, char **argv, struct ep_global *g)
 	rc = ep_inputs_and_output(g, &in, argc, argv);
 	if (rc)
 		return rc;
-	/*
-	 * stdio's 4 KiB buffer made a write(2) per 4 KiB: 10,000 of them for the
-	 * module tree's JSON.  A terminal keeps its line buffering.
-	 */
-	/* glibc takes the size only with a buffer, which must outlive the stream. */
-	if (!isatty(fileno(g->out)))
-		setvbuf(g->out, out_buffer, _IOFBF, sizeof(out_buffer));
 	run.json = g->format == EP_FORMAT_JSON;
 	if (run.json && ep_json_stream_begin(&run.js, g->out, "elfplt-stats/1"))
 		run.js.failed = true;
 
-	status = ep_for_each_image_jobs(in.v, in.n, false, (unsigned int)jobs, compute_file,
-					emit_file, stats_error, &run);
+	status = ep_for_each_image_jobs(g, in.v, in.n, false, compute_file, emit_file, stats_error,
+					&run);
 	if (run.ntops) /* no file analysed: tops is NULL, which qsort() may not take */
 		qsort(run.tops, run.ntops, sizeof(*run.tops), cmp_top);
 	if (run.json) {
