@@ -55,8 +55,8 @@ struct stats_run {
 	struct ep_compressed_sizes compressed;
 	struct machine_totals *machines;
 	size_t nmachines;
-	struct top_entry *tops;
-	size_t ntops;
+	struct top_entry *tops; /* the --top files so far, in order */
+	size_t ntops, tops_cap;
 	bool nomem;
 };
 
@@ -319,11 +319,65 @@ static struct machine_totals *machine_slot(struct stats_run *run, unsigned int e
 	return m;
 }
 
+static int cmp_top(const void *a, const void *b)
+{
+	const struct top_entry *x = a, *y = b;
+
+	if (x->relocations != y->relocations)
+		return x->relocations > y->relocations ? -1 : 1;
+	return strcmp(x->path, y->path);
+}
+
+/*
+ * Keep path among the --top files, sorted by cmp_top(): at most run->top of
+ * them, so a run over a tree holds N entries, not one per file.  Returns 0
+ * or -EP_ENOMEM.
+ */
+static int top_add(struct stats_run *run, const char *path, uint64_t relocations)
+{
+	struct top_entry e = { (char *)path, relocations }, *t;
+	size_t lo = 0, hi = run->ntops, mid;
+	char *copy;
+
+	if (run->ntops == run->top && (!run->top || cmp_top(&e, &run->tops[run->ntops - 1]) >= 0))
+		return 0; /* no --top, or not above the last one kept */
+	while (lo < hi) { /* lo: the first entry that sorts after e */
+		mid = lo + (hi - lo) / 2;
+		if (cmp_top(&run->tops[mid], &e) <= 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	copy = strdup(path);
+	if (!copy)
+		return -EP_ENOMEM;
+	if (run->ntops == run->top) {
+		free(run->tops[--run->ntops].path);
+	} else if (run->ntops == run->tops_cap) {
+		size_t cap = run->tops_cap ? 2 * run->tops_cap : 16;
+
+		if (cap > run->top)
+			cap = run->top;
+		t = realloc(run->tops, cap * sizeof(*t));
+		if (!t) {
+			free(copy);
+			return -EP_ENOMEM;
+		}
+		run->tops = t;
+		run->tops_cap = cap;
+	}
+	t = run->tops;
+	memmove(&t[lo + 1], &t[lo], (run->ntops - lo) * sizeof(*t));
+	t[lo].path = copy;
+	t[lo].relocations = relocations;
+	run->ntops++;
+	return 0;
+}
+
 static int add_totals(struct stats_run *run, const char *path, const struct file_result *r,
 		      const struct ep_type_count *types)
 {
 	struct machine_totals *m = machine_slot(run, r->e_machine);
-	struct top_entry *t;
 	uint32_t i;
 
 	run->nfiles++;
@@ -340,16 +394,7 @@ static int add_totals(struct stats_run *run, const char *path, const struct file
 			return -EP_ENOMEM;
 	m->files++;
 	m->relocations += r->relocations;
-	t = realloc(run->tops, (run->ntops + 1) * sizeof(*t));
-	if (!t)
-		return -EP_ENOMEM;
-	run->tops = t;
-	t[run->ntops].path = strdup(path);
-	t[run->ntops].relocations = r->relocations;
-	if (!t[run->ntops].path)
-		return -EP_ENOMEM;
-	run->ntops++;
-	return 0;
+	return top_add(run, path, r->relocations);
 }
 
 /* The file's report, as the bytes emit_file() writes: text, or a files[] entry. */
@@ -466,15 +511,6 @@ static void stats_error(const char *path, const struct ep_error *err, void *ctx)
 	if (!e || ep_json_stream_file(&run->js, e))
 		run->js.failed = true;
 	json_decref(e);
-}
-
-static int cmp_top(const void *a, const void *b)
-{
-	const struct top_entry *x = a, *y = b;
-
-	if (x->relocations != y->relocations)
-		return x->relocations > y->relocations ? -1 : 1;
-	return strcmp(x->path, y->path);
 }
 
 static json_t *totals_json(struct stats_run *run)
@@ -624,8 +660,6 @@ static int cmd_stats(int argc, char **argv, struct ep_global *g)
 
 	status = ep_for_each_image_jobs(g, in.v, in.n, false, compute_file, emit_file, stats_error,
 					&run);
-	if (run.ntops) /* no file analysed: tops is NULL, which qsort() may not take */
-		qsort(run.tops, run.ntops, sizeof(*run.tops), cmp_top);
 	if (run.json) {
 		totals = totals_json(&run);
 		if (!totals || ep_json_stream_end(&run.js, totals))
