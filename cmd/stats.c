@@ -603,7 +603,8 @@ static void run_free(struct stats_run *run)
 
 static void stats_usage(FILE *f)
 {
-	fputs("usage: elfplt stats [--top N] [-j N] [-q] [--format=text|json] [-o FILE] [PATH...]\n"
+	fputs("usage: elfplt stats [--top N] [-j N] [-q] [--format=text|json] [-o FILE]\n"
+	      "                    [PATH...]\n"
 	      "Relocation statistics of ELF files; directories are searched for ELF files.\n"
 	      "With no PATH, the running kernel's modules in /lib/modules/$(uname -r).\n\n"
 	      "  --top N             list the N files with most relocations (text: instead of\n"
