@@ -18,7 +18,8 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 ELFPLT=${1:-${ELFPLT:-./elfplt}}
 RUNS=${RUNS:-10}
 [ -x "$ELFPLT" ] || { echo "bench: $ELFPLT is not built (make)" >&2; exit 2; }
-[ -x /usr/bin/time ] || { echo "bench: /usr/bin/time not found: apt-get install time" >&2; exit 2; }
+[ -x /usr/bin/time ] ||
+	{ echo "bench: /usr/bin/time not found: apt-get install time" >&2; exit 2; }
 
 rc=0
 dir=$(sh "$here/tests/real/fetch-modules.sh") || rc=$?

@@ -11,7 +11,8 @@
 . "$top_srcdir/tests/lib.sh"
 need YAML2OBJ
 command -v script >/dev/null 2>&1 || skip "script (util-linux) not found: no pseudo-terminal"
-script -qec true /dev/null </dev/null >/dev/null 2>&1 || skip "script cannot open a pseudo-terminal here"
+script -qec true /dev/null </dev/null >/dev/null 2>&1 ||
+	skip "script cannot open a pseudo-terminal here"
 
 x86=$(fixture stats-x86-64)
 mkdir -p "$T/tree/sub"
