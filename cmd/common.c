@@ -288,8 +288,7 @@ struct progress {
 	bool out_tty;	   /* the report goes to a terminal too */
 	size_t total;	   /* files in the run */
 	uint64_t start_ns; /* CLOCK_MONOTONIC */
-	uint64_t first_ns; /* no bar before this */
-	uint64_t next_ns;  /* no redraw before this */
+	uint64_t next_ns;  /* no bar, or no redraw, before this */
 };
 
 static void progress_start(struct progress *p, const struct ep_global *g, size_t total)
@@ -314,8 +313,7 @@ static void progress_start(struct progress *p, const struct ep_global *g, size_t
 			delay_ns = (uint64_t)ms * 1000000;
 	}
 	p->start_ns = ep_monotonic_ns();
-	p->first_ns = p->start_ns + delay_ns;
-	p->next_ns = p->first_ns;
+	p->next_ns = p->start_ns + delay_ns;
 }
 
 /* Erase the bar, if one is on the line. */
