@@ -37,6 +37,8 @@ static int parse_jobs(struct ep_global *g, const char *arg)
 
 int ep_global_option(struct ep_global *g, int c, const char *arg)
 {
+	uint64_t size;
+
 	switch (c) {
 	case 0x100:
 		if (strcmp(arg, "text") == 0)
@@ -58,6 +60,16 @@ int ep_global_option(struct ep_global *g, int c, const char *arg)
 		return parse_jobs(g, arg) ? -1 : 1;
 	case 'q':
 		g->quiet = true;
+		return 1;
+	case 0x102:
+		if (ep_parse_size(arg, &size)) {
+			ep_usage_error(g->cmd,
+				       "--max-size takes a number of bytes, optionally with K, M, G "
+				       "(KiB, MiB, GiB), not '%s'",
+				       arg);
+			return -1;
+		}
+		ep_input_set_max_size(size);
 		return 1;
 	}
 	return 0;
@@ -88,7 +100,7 @@ int ep_bad_option(const char *cmd, int c, char **argv)
 	return ep_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
 }
 
-/* The first bytes of path are an ELF or compression magic: a walk takes it. */
+/* The first bytes of path are an ELF, compression or ar magic: a walk takes it. */
 static bool looks_like_input(const char *path)
 {
 	unsigned char head[8];
@@ -103,7 +115,8 @@ static bool looks_like_input(const char *path)
 	if (n < SELFMAG)
 		return false;
 	return memcmp(head, ELFMAG, SELFMAG) == 0 ||
-	       ep_compression_sniff(head, (size_t)n) != EP_COMP_NONE;
+	       ep_compression_sniff(head, (size_t)n) != EP_COMP_NONE ||
+	       (n == 8 && (memcmp(head, EP_ARMAG, 8) == 0 || memcmp(head, EP_THINMAG, 8) == 0));
 }
 
 /*
@@ -122,7 +135,7 @@ static bool walk_lists(const char *dir, const struct stat *ost)
 
 	found = ep_pathlist_expand(&pl, &dir, 1, &err) != 0;
 	for (i = 0; i < pl.count && !found; i++)
-		found = stat(pl.paths[i], &st) == 0 && st.st_dev == ost->st_dev &&
+		found = stat(ep_pathlist_file(&pl, i), &st) == 0 && st.st_dev == ost->st_dev &&
 			st.st_ino == ost->st_ino;
 	ep_pathlist_free(&pl);
 	return found;
@@ -234,23 +247,32 @@ int ep_show_man(const char *cmd)
 }
 
 /*
- * The walk lists every regular file without opening it (lib/input.h): one it
- * found that is not ELF, by its magic bytes after any decompression, or that
- * is gone is passed over quietly, as a tree holds other files too.  One with
- * the ELF magic is an ELF file, and its faults are reported; so is one we may
- * not read (EACCES, EPERM) or not even name (a path over PATH_MAX): it could
- * be a module, not to vanish unseen.
+ * The walk lists every regular file without analysing it (lib/input.h): one
+ * it found that is not ELF, by its magic bytes after any decompression, or
+ * that is gone is passed over quietly, as a tree holds other files too; so
+ * is an archive member that is not ELF.  One with the ELF magic is an ELF
+ * file, and its faults are reported; so is one we may not read (EACCES,
+ * EPERM) or not even name (a path over PATH_MAX): it could be a module, not
+ * to vanish unseen; and a thin archive's member file that is missing.
  */
-static bool pass_over(bool walked, const char *path, const struct ep_blob *blob,
+static bool pass_over(const struct ep_pathlist *pl, size_t i, const struct ep_blob *blob,
 		      const struct ep_error *err)
 {
-	if (!walked)
+	if (!pl->walked[i])
 		return false;
-	if (err->code == EP_EIO) /* gone since the walk, and only that */
-		return access(path, F_OK) != 0 && (errno == ENOENT || errno == ENOTDIR);
+	if (err->code == EP_EIO && !pl->members[i].archive) /* gone since the walk, and only that */
+		return access(pl->paths[i], F_OK) != 0 && (errno == ENOENT || errno == ENOTDIR);
 	if (err->code != EP_ENOTELF)
 		return false;
 	return !blob || blob->size < SELFMAG || memcmp(blob->bytes, ELFMAG, SELFMAG) != 0;
+}
+
+/* The inputs passed over in the last run. */
+static uint64_t nskipped;
+
+uint64_t ep_inputs_skipped(void)
+{
+	return nskipped;
 }
 
 unsigned int ep_jobs_default(void)
@@ -410,9 +432,9 @@ static void process(const struct run *r, size_t i, struct outcome *o)
 	o->quiet = false;
 	o->err.code = EP_OK;
 	o->err.message[0] = '\0';
-	o->rc = ep_blob_open(&blob, path, r->populate, &o->err);
+	o->rc = ep_blob_open_entry(&blob, r->pl, i, r->populate, &o->err);
 	if (o->rc) {
-		o->quiet = pass_over(r->pl->walked[i], path, NULL, &o->err);
+		o->quiet = pass_over(r->pl, i, NULL, &o->err);
 		free(clean);
 		return;
 	}
@@ -421,7 +443,7 @@ static void process(const struct run *r, size_t i, struct outcome *o)
 		o->rc = r->compute(&img, &blob, r->ctx, &o->result, &o->result_len, &o->err);
 		ep_image_close(&img);
 	} else {
-		o->quiet = pass_over(r->pl->walked[i], path, &blob, &o->err);
+		o->quiet = pass_over(r->pl, i, &blob, &o->err);
 	}
 	if (ep_blob_check(&blob, &o->err)) {
 		/* It shrank as it was read: what came of it came from zeros. */
@@ -613,6 +635,7 @@ int ep_for_each_image_jobs(const struct ep_global *g, const char *const *paths, 
 	size_t i, a = 0, *ends;
 	bool *found;
 
+	nskipped = 0;
 	/*
 	 * One PATH at a time, so that a PATH which yields no ELF file at all (an
 	 * empty or mistyped tree) can be named once every file has been seen.
@@ -672,6 +695,8 @@ int ep_for_each_image_jobs(const struct ep_global *g, const char *const *paths, 
 			a++;
 		if (a < n && !o.quiet)
 			found[a] = true;
+		if (o.quiet)
+			nskipped++;
 		if (!finish(&r, i, &o))
 			status = EP_EXIT_FAILED;
 		progress_update(&progress, i + 1);

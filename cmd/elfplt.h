@@ -11,6 +11,7 @@
 #include <getopt.h>
 #include <jansson.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "lib/elf.h"
@@ -49,14 +50,16 @@ struct ep_paths;
 #define EP_GLOBAL_LONGOPTS                                                                         \
 	{ "format", required_argument, NULL, 0x100 }, { "json", no_argument, NULL, 0x101 },        \
 	{ "output", required_argument, NULL, 'o' }, { "jobs", required_argument, NULL, 'j' },      \
-	{ "quiet", no_argument, NULL, 'q' }, { "help", no_argument, NULL, 'h' }
+	{ "quiet", no_argument, NULL, 'q' }, { "max-size", required_argument, NULL, 0x102 },       \
+	{ "help", no_argument, NULL, 'h' }
 /* clang-format on */
 
 /* Short options of EP_GLOBAL_LONGOPTS, to prepend to a command's own. */
 #define EP_GLOBAL_SHORTOPTS ":ho:j:q"
 
 /*
- * Handle a global option returned by getopt_long().  Returns 1 when handled,
+ * Handle a global option returned by getopt_long(): --format, --json, -o and
+ * --max-size (which sets ep_input_set_max_size()).  Returns 1 when handled,
  * 0 when c is not a global option, -1 after printing a usage error.
  */
 int ep_global_option(struct ep_global *g, int c, const char *arg);
@@ -107,6 +110,13 @@ int ep_show_man(const char *cmd);
  * makes one line and a JSON string).
  */
 typedef void (*ep_error_fn)(const char *path, const struct ep_error *err, void *ctx);
+
+/*
+ * The inputs the last ep_for_each_image*() run passed over quietly: files a
+ * directory walk found and archive members that are not ELF (no ELF magic,
+ * directly or after decompression).  For the commands' "skipped" totals.
+ */
+uint64_t ep_inputs_skipped(void);
 
 /* Most jobs (worker processes) ep_for_each_image_jobs() runs. */
 #define EP_JOBS_MAX 8

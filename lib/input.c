@@ -17,6 +17,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include "lib/elf.h"
 #include "lib/input.h"
 
 const char *ep_compression_name(enum ep_compression c)
@@ -48,23 +49,52 @@ enum ep_compression ep_compression_sniff(const unsigned char *h, size_t n)
 	return EP_COMP_NONE;
 }
 
-/*
- * The decoded-size cap in bytes: EP_DECOMPRESS_MAX, or less when the
- * environment's ELFPLT_DECOMPRESS_MAX asks for less (it never raises it).
- */
-static uint64_t decode_cap(void)
+static uint64_t max_size = EP_MAX_SIZE_DEFAULT;
+
+void ep_input_set_max_size(uint64_t bytes)
 {
-	const char *env = getenv("ELFPLT_DECOMPRESS_MAX");
+	max_size = bytes ? bytes : 1;
+}
+
+uint64_t ep_input_max_size(void)
+{
+	return max_size;
+}
+
+int ep_parse_size(const char *s, uint64_t *bytes)
+{
+	static const struct {
+		const char *suffix;
+		unsigned int shift;
+	} units[] = { { "", 0 },     { "K", 10 },   { "M", 20 },   { "G", 30 },
+		      { "KiB", 10 }, { "MiB", 20 }, { "GiB", 30 } };
 	unsigned long long v;
 	char *end;
+	size_t i;
 
-	if (env && *env) {
-		errno = 0;
-		v = strtoull(env, &end, 10);
-		if (!errno && !*end && v < EP_DECOMPRESS_MAX)
-			return v;
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || v == 0)
+		return -1;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(end, units[i].suffix) != 0)
+			continue;
+		if (v > UINT64_MAX >> units[i].shift)
+			return -1;
+		*bytes = (uint64_t)v << units[i].shift;
+		return 0;
 	}
-	return EP_DECOMPRESS_MAX;
+	return -1;
+}
+
+/* The error of a decoder that would go past the cap. */
+static int over_cap(const struct ep_blob *b, struct ep_error *err)
+{
+	return ep_error_set(err, EP_ENOMEM, "%s: %s data decodes to more than %" PRIu64
+			    " bytes (--max-size)",
+			    b->path, ep_compression_name(b->compression), max_size);
 }
 
 /* A decoder's output buffer, grown by doubling up to the cap. */
@@ -111,9 +141,7 @@ static int outbuf_grow(struct outbuf *o, const struct ep_blob *b, size_t first,
 	unsigned char *nb;
 
 	if (o->size >= o->cap)
-		return ep_error_set(err, EP_ENOMEM,
-				    "%s: %s data decodes to more than %" PRIu64 " bytes (the cap)",
-				    b->path, ep_compression_name(b->compression), o->cap);
+		return over_cap(b, err);
 	if (want > o->cap)
 		want = o->cap;
 	if (want == 0)
@@ -134,31 +162,75 @@ static void outbuf_finish(struct outbuf *o, struct ep_blob *b)
 	b->size = o->used;
 }
 
-/* zstd: the frame's recorded size sizes the buffer; all frames are decoded. */
+/*
+ * One zstd frame that records its decoded size (zstd's default) in one
+ * call: ZSTD_decompressDCtx() writes straight into a buffer of exactly that
+ * size, with no window buffer to copy through and no growing.  The context
+ * is made once per process (each worker has its own) and reused.
+ */
+static int decode_zstd_oneshot(struct ep_blob *b, const unsigned char *src, size_t n,
+			       uint64_t want, struct ep_error *err)
+{
+	static ZSTD_DCtx *dctx;
+	unsigned char *buf;
+	size_t zr;
+
+	if (!dctx)
+		dctx = ZSTD_createDCtx();
+	buf = malloc(want ? (size_t)want : 1);
+	if (!dctx || !buf) {
+		free(buf);
+		return ep_error_set(err, EP_ENOMEM, "%s: out of memory decoding zstd data",
+				    b->path);
+	}
+	zr = ZSTD_decompressDCtx(dctx, buf, (size_t)want, src, n);
+	if (ZSTD_isError(zr) || zr != want) {
+		free(buf);
+		return ep_error_set(err, EP_ETRUNC, "%s: zstd: %s", b->path,
+				    ZSTD_isError(zr) ? ZSTD_getErrorName(zr)
+						     : "frame decodes to less than it records");
+	}
+	if (zr >= SELFMAG && memcmp(buf, ELFMAG, SELFMAG) != 0) {
+		free(buf);
+		return ep_error_set(err, EP_ENOTELF, "%s: not an ELF file", b->path);
+	}
+	b->owned = buf;
+	b->bytes = buf;
+	b->size = zr;
+	return 0;
+}
+
+/*
+ * zstd: one-shot when the data is one frame that records its size;
+ * streamed otherwise (zstd --no-content-size, a stream written through a
+ * pipe, several frames), the buffer growing up to the cap.
+ */
 static int decode_zstd(struct ep_blob *b, const unsigned char *src, size_t n, struct ep_error *err)
 {
 	unsigned long long want = ZSTD_getFrameContentSize(src, n);
-	struct outbuf o = { .cap = decode_cap() };
+	struct outbuf o = { .cap = max_size };
 	ZSTD_inBuffer in = { src, n, 0 };
 	ZSTD_outBuffer out;
 	ZSTD_DCtx *dctx;
-	size_t first, zr;
+	size_t zr;
 	int rc = 0;
 
 	if (want == ZSTD_CONTENTSIZE_ERROR)
 		return ep_error_set(err, EP_ETRUNC, "%s: not a valid zstd frame", b->path);
 	if (want != ZSTD_CONTENTSIZE_UNKNOWN && want > o.cap)
 		return ep_error_set(err, EP_ENOMEM,
-				    "%s: zstd frame declares %llu bytes, over the %" PRIu64
-				    " bytes cap",
+				    "%s: zstd data decodes to %llu bytes, more than %" PRIu64
+				    " (--max-size)",
 				    b->path, want, o.cap);
-	first = want != ZSTD_CONTENTSIZE_UNKNOWN ? (size_t)want + 1 : n * 4 + 4096;
+	/* A truncated frame is an error here: the stream below says so. */
+	if (want != ZSTD_CONTENTSIZE_UNKNOWN && ZSTD_findFrameCompressedSize(src, n) == n)
+		return decode_zstd_oneshot(b, src, n, want, err);
 	dctx = ZSTD_createDCtx();
 	if (!dctx)
 		return ep_error_set(err, EP_ENOMEM, "%s: out of memory for zstd", b->path);
 	for (;;) {
 		if (o.used == o.size) {
-			rc = outbuf_grow(&o, b, first, err);
+			rc = outbuf_grow(&o, b, n * 4 + 4096, err);
 			if (rc)
 				goto out;
 		}
@@ -192,7 +264,7 @@ out:
 /* xz (liblzma): every stream of the file, as xz -d does. */
 static int decode_xz(struct ep_blob *b, const unsigned char *src, size_t n, struct ep_error *err)
 {
-	struct outbuf o = { .cap = decode_cap() };
+	struct outbuf o = { .cap = max_size };
 	lzma_stream z = LZMA_STREAM_INIT;
 	lzma_ret lr;
 	int rc = 0;
@@ -244,7 +316,7 @@ out:
 /* gzip (zlib): every member of the file, as gzip -d does. */
 static int decode_gzip(struct ep_blob *b, const unsigned char *src, size_t n, struct ep_error *err)
 {
-	struct outbuf o = { .cap = decode_cap() };
+	struct outbuf o = { .cap = max_size };
 	z_stream z = { 0 };
 	size_t done = 0;
 	int zr, rc = 0;
@@ -414,8 +486,15 @@ int ep_blob_check(const struct ep_blob *b, struct ep_error *err)
 	return 0;
 }
 
-int ep_blob_open(struct ep_blob *b, const char *path, bool populate, struct ep_error *err)
+/*
+ * Open file and take its bytes [offset, offset + size), or all of it when
+ * whole, under the name path: mapped in place, or decoded when compressed.
+ */
+static int open_part(struct ep_blob *b, const char *path, const char *file, uint64_t offset,
+		     uint64_t size, bool whole, bool populate, struct ep_error *err)
 {
+	const char *via = strcmp(path, file) != 0 ? file : NULL;
+	uint64_t start, delta;
 	struct stat st;
 	int fd, rc = 0;
 
@@ -429,23 +508,42 @@ int ep_blob_open(struct ep_blob *b, const char *path, bool populate, struct ep_e
 	 * for a writer, forever; it is refused below as not a regular file.
 	 * For a regular file the flag changes nothing.
 	 */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
-		return ep_error_set(err, EP_EIO, "%s: %s", path, strerror(errno));
+		return ep_error_set(err, EP_EIO, "%s: %s%s%s", path, via ? via : "",
+				    via ? ": " : "", strerror(errno));
 	if (fstat(fd, &st) != 0) {
 		rc = ep_error_set(err, EP_EIO, "%s: %s", path, strerror(errno));
 		goto out;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		rc = ep_error_set(err, EP_EIO, "%s: not a regular file", path);
+		rc = ep_error_set(err, EP_EIO, "%s: %s%snot a regular file", path, via ? via : "",
+				  via ? ": " : "");
 		goto out;
 	}
-	b->file_size = (uint64_t)st.st_size;
-	if (st.st_size == 0)
+	if (whole) {
+		offset = 0;
+		size = (uint64_t)st.st_size;
+	} else if (!ep_range_ok(offset, size, (uint64_t)st.st_size)) {
+		rc = ep_error_set(err, EP_ETRUNC,
+				  "%s: its %" PRIu64 " bytes at %" PRIu64
+				  " go past the end of %s (%" PRIu64 " bytes)",
+				  path, size, offset, file, (uint64_t)st.st_size);
 		goto out;
-	b->map_size = (size_t)st.st_size;
+	}
+	b->file_size = size;
+	if (size == 0)
+		goto out;
+	/* The page-aligned window around the part: a member is never copied. */
+	start = offset & ~(uint64_t)(sysconf(_SC_PAGESIZE) - 1);
+	delta = offset - start;
+	if (size > SIZE_MAX - delta) {
+		rc = ep_error_set(err, EP_ENOMEM, "%s: too big to map", path);
+		goto out;
+	}
+	b->map_size = (size_t)(delta + size);
 	b->map = mmap(NULL, b->map_size, PROT_READ, MAP_PRIVATE | (populate ? MAP_POPULATE : 0), fd,
-		      0);
+		      (off_t)start);
 	if (b->map == MAP_FAILED) {
 		b->map = NULL;
 		rc = ep_error_set(err, EP_EIO, "%s: mmap: %s", path, strerror(errno));
@@ -455,13 +553,13 @@ int ep_blob_open(struct ep_blob *b, const char *path, bool populate, struct ep_e
 		rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", path);
 		goto out;
 	}
-	b->compression = ep_compression_sniff(b->map, b->map_size);
+	b->compression = ep_compression_sniff((unsigned char *)b->map + delta, (size_t)size);
 	if (b->compression == EP_COMP_NONE) {
-		b->bytes = b->map;
-		b->size = b->map_size;
+		b->bytes = (unsigned char *)b->map + delta;
+		b->size = (size_t)size;
 		b->mapped = true;
 	} else {
-		rc = ep_blob_decode(b, b->map, b->map_size, err);
+		rc = ep_blob_decode(b, (unsigned char *)b->map + delta, (size_t)size, err);
 	}
 	if (!b->mapped && b->map) {
 		if (!rc)
@@ -475,7 +573,20 @@ out:
 	if (rc)
 		ep_blob_close(b);
 	b->path = path;
+	b->file = file;
+	b->file_offset = offset;
 	return rc;
+}
+
+int ep_blob_open(struct ep_blob *b, const char *path, bool populate, struct ep_error *err)
+{
+	return open_part(b, path, path, 0, 0, true, populate, err);
+}
+
+int ep_blob_open_part(struct ep_blob *b, const char *path, const char *file, uint64_t offset,
+		      uint64_t size, bool populate, struct ep_error *err)
+{
+	return open_part(b, path, file, offset, size, false, populate, err);
 }
 
 void ep_blob_close(struct ep_blob *b)
@@ -488,11 +599,71 @@ void ep_blob_close(struct ep_blob *b)
 	memset(b, 0, sizeof(*b));
 }
 
-static int push(struct ep_pathlist *pl, const char *path, bool walked, struct ep_error *err)
+/* Files listed, by identity: an open-addressing hash set of (st_dev, st_ino). */
+struct ep_inode_set {
+	struct inode_key {
+		dev_t dev;
+		ino_t ino;
+		bool used;
+	} *slots;
+	size_t n, cap; /* cap: a power of two */
+};
+
+static size_t inode_hash(dev_t dev, ino_t ino)
+{
+	uint64_t h = ((uint64_t)ino * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)dev * 0xc2b2ae3d27d4eb4full);
+
+	return (size_t)(h ^ (h >> 29));
+}
+
+/* Add (dev, ino) to *set; 1 when it was there already, 0 when added, -1 out of memory. */
+static int inode_add(struct ep_inode_set **setp, dev_t dev, ino_t ino)
+{
+	struct ep_inode_set *set = *setp;
+	struct inode_key *old;
+	size_t i, j, oldcap;
+
+	if (!set) {
+		set = calloc(1, sizeof(*set));
+		if (!set)
+			return -1;
+		*setp = set;
+	}
+	if (2 * (set->n + 1) > set->cap) { /* at most half full */
+		old = set->slots;
+		oldcap = set->cap;
+		set->cap = oldcap ? oldcap * 2 : 256;
+		set->slots = calloc(set->cap, sizeof(*set->slots));
+		if (!set->slots) {
+			set->slots = old;
+			set->cap = oldcap;
+			return -1;
+		}
+		set->n = 0;
+		for (i = 0; i < oldcap; i++)
+			if (old[i].used)
+				inode_add(setp, old[i].dev, old[i].ino);
+		free(old);
+	}
+	for (j = inode_hash(dev, ino) & (set->cap - 1);; j = (j + 1) & (set->cap - 1)) {
+		if (!set->slots[j].used)
+			break;
+		if (set->slots[j].dev == dev && set->slots[j].ino == ino)
+			return 1;
+	}
+	set->slots[j] = (struct inode_key){ dev, ino, true };
+	set->n++;
+	return 0;
+}
+
+/* Append an entry named path; m (copied, its strings taken over) for a member. */
+static int push_entry(struct ep_pathlist *pl, const char *path, bool walked,
+		      const struct ep_member *m, struct ep_error *err)
 {
 	if (pl->count == pl->cap) {
 		size_t cap = pl->cap ? pl->cap * 2 : 64;
 		char **np = realloc(pl->paths, cap * sizeof(*np));
+		struct ep_member *nm;
 		bool *nw;
 
 		if (!np)
@@ -502,15 +673,301 @@ static int push(struct ep_pathlist *pl, const char *path, bool walked, struct ep
 		if (!nw)
 			goto nomem;
 		pl->walked = nw;
+		nm = realloc(pl->members, cap * sizeof(*nm));
+		if (!nm)
+			goto nomem;
+		pl->members = nm;
 		pl->cap = cap;
 	}
 	pl->paths[pl->count] = strdup(path);
 	if (!pl->paths[pl->count])
 		goto nomem;
+	if (m)
+		pl->members[pl->count] = *m;
+	else
+		memset(&pl->members[pl->count], 0, sizeof(*m));
 	pl->walked[pl->count++] = walked;
 	return 0;
 nomem:
 	return ep_error_set(err, EP_ENOMEM, "%s: out of memory", path);
+}
+
+static int push(struct ep_pathlist *pl, const char *path, bool walked, struct ep_error *err)
+{
+	return push_entry(pl, path, walked, NULL, err);
+}
+
+/* One 60-byte member header (binutils include/aout/ar.h, struct ar_hdr). */
+struct ar_hdr {
+	char ar_name[16], ar_date[12], ar_uid[6], ar_gid[6], ar_mode[8], ar_size[10], ar_fmag[2];
+};
+
+_Static_assert(sizeof(struct ar_hdr) == 60, "struct ar_hdr is 60 bytes");
+
+/* A decimal field padded with spaces; false when it is not one. */
+static bool ar_number(const char *field, size_t len, uint64_t *v)
+{
+	size_t i = 0;
+
+	*v = 0;
+	if (len == 0 || field[0] < '0' || field[0] > '9')
+		return false;
+	for (; i < len && field[i] >= '0' && field[i] <= '9'; i++) {
+		if (*v > (UINT64_MAX - 9) / 10)
+			return false;
+		*v = *v * 10 + (uint64_t)(field[i] - '0');
+	}
+	for (; i < len; i++)
+		if (field[i] != ' ')
+			return false;
+	return true;
+}
+
+/* The archive being listed. */
+struct ar_walk {
+	const char *path; /* the archive as named */
+	const unsigned char *map;
+	uint64_t size;
+	bool thin;
+	const char *names; /* the long-name table ("//"), or NULL */
+	uint64_t names_size;
+};
+
+/*
+ * The name of the member whose header is h and whose data (stored in the
+ * archive) starts at *data with *size bytes, into *name (malloc'd); NULL
+ * for the symbol and long-name tables.  The GNU and SysV forms ("name/",
+ * "/N" into the "//" table, whose entries end in "/\n") and BSD's
+ * ("#1/N": N bytes of name at the start of the data, counted in ar_size).
+ * Returns 0, or -1 with *why set.
+ */
+static int ar_name(struct ar_walk *w, const struct ar_hdr *h, uint64_t *data, uint64_t *size,
+		   char **name, const char **why)
+{
+	const char *f = h->ar_name, *p;
+	uint64_t off, len;
+	size_t n = sizeof(h->ar_name);
+
+	*name = NULL;
+	while (n && f[n - 1] == ' ')
+		n--;
+	if ((n == 1 && f[0] == '/') || (n == 7 && memcmp(f, "/SYM64/", 7) == 0) ||
+	    (n >= 9 && memcmp(f, "__.SYMDEF", 9) == 0))
+		return 0; /* a symbol table */
+	if (n == 2 && memcmp(f, "//", 2) == 0) {
+		w->names = (const char *)w->map + *data;
+		w->names_size = *size;
+		return 0;
+	}
+	if (n > 1 && f[0] == '/' && ar_number(f + 1, n - 1, &off)) {
+		if (!w->names || off >= w->names_size) {
+			*why = "names a long name that is not in the \"//\" table";
+			return -1;
+		}
+		p = w->names + off;
+		len = 0;
+		while (off + len < w->names_size && p[len] != '\n' && p[len] != '\0')
+			len++;
+		if (len && p[len - 1] == '/')
+			len--;
+		*name = strndup(p, (size_t)len);
+	} else if (n > 3 && memcmp(f, "#1/", 3) == 0 && !w->thin && ar_number(f + 3, n - 3, &len)) {
+		if (len > *size) {
+			*why = "has a BSD name longer than the member";
+			return -1;
+		}
+		p = (const char *)w->map + *data;
+		*data += len;
+		*size -= len;
+		*name = strndup(p, strnlen(p, (size_t)len));
+		if (*name && strncmp(*name, "__.SYMDEF", 9) == 0) {
+			free(*name);
+			*name = NULL;
+			return 0;
+		}
+	} else {
+		if (n && f[n - 1] == '/')
+			n--;
+		*name = strndup(f, n);
+	}
+	if (!*name) {
+		*why = "out of memory";
+		return -1;
+	}
+	return 0;
+}
+
+/* A member's file in a thin archive: its name, relative to the archive's directory. */
+static char *thin_file(const char *archive, const char *name)
+{
+	const char *slash = strrchr(archive, '/');
+	char *p;
+
+	if (name[0] == '/' || !slash)
+		return strdup(name);
+	if (asprintf(&p, "%.*s/%s", (int)(slash - archive), archive, name) < 0)
+		return NULL;
+	return p;
+}
+
+/* Push the entry that says why the archive could not be listed from offset on. */
+static int ar_error(struct ep_pathlist *pl, const char *path, uint64_t offset, const char *why,
+		    struct ep_error *err)
+{
+	struct ep_member m = { 0 };
+
+	m.archive = strdup(path);
+	if (!m.archive ||
+	    asprintf(&m.error, "%s: the member header at offset %" PRIu64 " %s", path, offset,
+		     why) < 0) {
+		free(m.archive);
+		return ep_error_set(err, EP_ENOMEM, "%s: out of memory", path);
+	}
+	if (push_entry(pl, path, false, &m, err)) {
+		free(m.archive);
+		free(m.error);
+		return -EP_ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * List the members of the archive path, size bytes mapped at map.  The ar
+ * format is read here, not with libelf: elfutils' elf_next() cannot step
+ * past a member that elf_begin() refuses (an ELF header cut short), so the
+ * members after it would vanish without a word; and it does not read thin
+ * archives at all.  Listing reads headers only, never a member's bytes.
+ */
+static int list_archive(struct ep_pathlist *pl, const char *path, const unsigned char *map,
+			uint64_t size, bool thin, struct ep_error *err)
+{
+	struct ar_walk w = { path, map, size, thin, NULL, 0 };
+	uint64_t pos = 8, asize, data, dsize, i;
+	const struct ar_hdr *h;
+	const char *why = NULL;
+	struct ep_member m;
+	char *name, *entry;
+	bool stored;
+	int rc;
+
+	while (pos < size) {
+		if (size - pos < sizeof(*h)) {
+			/* ar pads with newlines; anything else is a header cut short. */
+			for (i = pos; i < size && map[i] == '\n'; i++)
+				;
+			if (i == size)
+				break;
+			return ar_error(pl, path, pos, "is cut short", err);
+		}
+		h = (const struct ar_hdr *)(map + pos);
+		if (memcmp(h->ar_fmag, "`\n", 2) != 0 ||
+		    !ar_number(h->ar_size, sizeof(h->ar_size), &asize))
+			return ar_error(pl, path, pos, "is not an ar member header", err);
+		data = pos + sizeof(*h);
+		/* A thin archive stores only its tables; members are files of their own. */
+		stored = !thin || (h->ar_name[0] == '/' &&
+				   (h->ar_name[1] == ' ' || h->ar_name[1] == '/' ||
+				    h->ar_name[1] == 'S'));
+		if (stored && !ep_range_ok(data, asize, size))
+			return ar_error(pl, path, pos, "declares more bytes than the archive has",
+					err);
+		dsize = asize;
+		if (ar_name(&w, h, &data, &dsize, &name, &why))
+			return ar_error(pl, path, pos, why, err);
+		if (name) {
+			memset(&m, 0, sizeof(m));
+			m.name = name;
+			m.archive = strdup(path);
+			m.file = thin ? thin_file(path, name) : strdup(path);
+			m.offset = thin ? 0 : data;
+			m.size = thin ? 0 : dsize;
+			rc = !m.archive || !m.file || asprintf(&entry, "%s(%s)", path, name) < 0;
+			if (!rc) {
+				rc = push_entry(pl, entry, true, &m, err);
+				free(entry);
+			}
+			if (rc) {
+				free(m.name);
+				free(m.archive);
+				free(m.file);
+				return ep_error_set(err, EP_ENOMEM, "%s: out of memory", path);
+			}
+		}
+		pos = stored ? pos + sizeof(*h) + asize : pos + sizeof(*h);
+		pos += pos & 1; /* members start on even offsets */
+	}
+	return 0;
+}
+
+/*
+ * A file, named or found by the walk: listed as it is, or as the members of
+ * the archive it is.  A file found again by another hard link is not.
+ */
+static int add_file(struct ep_pathlist *pl, const char *path, bool walked, struct ep_error *err)
+{
+	unsigned char head[8];
+	struct stat st;
+	void *map;
+	int fd, rc, seen;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) /* its open in ep_blob_open() reports it, or passes over */
+		return push(pl, path, walked, err);
+	if (fstat(fd, &st) != 0) {
+		close(fd);
+		return push(pl, path, walked, err);
+	}
+	seen = inode_add(&pl->seen, st.st_dev, st.st_ino);
+	if (seen < 0 || (seen && walked)) {
+		close(fd);
+		return seen < 0 ? ep_error_set(err, EP_ENOMEM, "%s: out of memory", path) : 0;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_size < 8 || pread(fd, head, 8, 0) != 8 ||
+	    (memcmp(head, EP_ARMAG, 8) != 0 && memcmp(head, EP_THINMAG, 8) != 0)) {
+		close(fd);
+		return push(pl, path, walked, err);
+	}
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED) /* ep_blob_open() says why */
+		return push(pl, path, walked, err);
+	/* Guarded like a blob's mapping: a file that shrinks is read as zeros. */
+	if (live_add(map, (size_t)st.st_size)) {
+		munmap(map, (size_t)st.st_size);
+		return ep_error_set(err, EP_ENOMEM, "%s: out of memory", path);
+	}
+	rc = list_archive(pl, path, map, (uint64_t)st.st_size, head[2] == 't', err);
+	live_remove(map);
+	munmap(map, (size_t)st.st_size);
+	return rc;
+}
+
+const char *ep_pathlist_file(const struct ep_pathlist *pl, size_t i)
+{
+	const struct ep_member *m = &pl->members[i];
+
+	return m->archive && m->file ? m->file : pl->paths[i];
+}
+
+int ep_blob_open_entry(struct ep_blob *b, const struct ep_pathlist *pl, size_t i, bool populate,
+		       struct ep_error *err)
+{
+	const struct ep_member *m = &pl->members[i];
+	int rc;
+
+	if (!m->archive)
+		return ep_blob_open(b, pl->paths[i], populate, err);
+	if (m->error) {
+		memset(b, 0, sizeof(*b));
+		b->path = pl->paths[i];
+		return ep_error_set(err, EP_EMALFORMED, "%s", m->error);
+	}
+	/* A thin archive's member is a whole file; a regular one's, a part. */
+	rc = open_part(b, pl->paths[i], m->file, m->offset, m->size, m->offset == 0, populate,
+		       err);
+	b->archive = m->archive;
+	b->member = m->name;
+	return rc;
 }
 
 /* A directory entry: its name and readdir()'s d_type (DT_UNKNOWN on some filesystems). */
@@ -621,7 +1078,7 @@ static int walk(struct ep_pathlist *pl, const char *dir, const struct ancestor *
 		if (type == DT_DIR)
 			rc = walk(pl, p, &self, err);
 		else if (type == DT_REG)
-			rc = push(pl, p, true, err);
+			rc = add_file(pl, p, true, err);
 		free(p);
 	}
 	for (i = 0; i < n; i++)
@@ -643,7 +1100,7 @@ int ep_pathlist_expand(struct ep_pathlist *pl, const char *const *paths, size_t 
 		if (stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode))
 			rc = walk(pl, paths[i], NULL, err);
 		else
-			rc = push(pl, paths[i], false, err);
+			rc = add_file(pl, paths[i], false, err);
 		if (rc)
 			return rc;
 	}
@@ -654,9 +1111,18 @@ void ep_pathlist_free(struct ep_pathlist *pl)
 {
 	size_t i;
 
-	for (i = 0; i < pl->count; i++)
+	for (i = 0; i < pl->count; i++) {
 		free(pl->paths[i]);
+		free(pl->members[i].archive);
+		free(pl->members[i].name);
+		free(pl->members[i].file);
+		free(pl->members[i].error);
+	}
 	free(pl->paths);
 	free(pl->walked);
+	free(pl->members);
+	if (pl->seen)
+		free(pl->seen->slots);
+	free(pl->seen);
 	memset(pl, 0, sizeof(*pl));
 }

@@ -19,12 +19,32 @@
 
 #include "lib/error.h"
 
+struct ep_inode_set;
+
 /*
- * Largest decompressed image accepted, in bytes (a cap against zstd, xz and
- * gzip bombs).  The environment variable ELFPLT_DECOMPRESS_MAX (bytes) can
- * lower it, never raise it.
+ * The cap on a decompressed image, in bytes, against zstd, xz and gzip
+ * bombs: a compressed input (a whole file, an archive member) that decodes
+ * to more fails with EP_ENOMEM, "PATH: xz data decodes to more than N bytes
+ * (--max-size)".  EP_MAX_SIZE_DEFAULT (1 GiB) until ep_input_set_max_size()
+ * sets it (elfplt's --max-size=BYTES); a process-wide setting, inherited by
+ * forked workers and handed to `load`'s exec'd children as --max-size.  The
+ * same cap is meant for anything else decoded from an input, such as an
+ * SHF_COMPRESSED section's ch_size: ep_input_max_size() gives it.
  */
-#define EP_DECOMPRESS_MAX ((uint64_t)4 << 30)
+#define EP_MAX_SIZE_DEFAULT ((uint64_t)1 << 30)
+
+/* Set the cap (bytes, at least 1). */
+void ep_input_set_max_size(uint64_t bytes);
+
+/* The cap in bytes. */
+uint64_t ep_input_max_size(void);
+
+/*
+ * Parse a --max-size value: a positive decimal number of bytes, optionally
+ * followed by K, M, G (powers of 1024, as KiB, MiB, GiB also say).  Returns
+ * 0 with *bytes set, or -1 when s is not such a size or overflows 64 bits.
+ */
+int ep_parse_size(const char *s, uint64_t *bytes);
 
 enum ep_compression { EP_COMP_NONE, EP_COMP_ZSTD, EP_COMP_XZ, EP_COMP_GZIP };
 
@@ -34,17 +54,33 @@ const char *ep_compression_name(enum ep_compression c);
 /* The compression the first bytes of a file announce (at least 6 bytes). */
 enum ep_compression ep_compression_sniff(const unsigned char *head, size_t n);
 
-/* A file's bytes, ready for ep_image_open(). */
+/* The magic of an ar archive (binutils include/aout/ar.h), 8 bytes each. */
+#define EP_ARMAG  "!<arch>\n"
+#define EP_THINMAG "!<thin>\n"
+
+/* A file's bytes, or an archive member's, ready for ep_image_open(). */
 struct ep_blob {
-	const char *path;
+	const char *path;	    /* for messages and reports: "lib.a(x.o)" for a member */
 	const unsigned char *bytes; /* the image */
 	size_t size;		    /* bytes of the image */
-	uint64_t file_size;	    /* bytes on disk (compressed size if compressed) */
+	uint64_t file_size;	    /* bytes on disk (compressed size if compressed); a
+				     * member: its bytes in the archive (ar_size) */
 	enum ep_compression compression;
 	bool mapped; /* bytes is a mapping of the file (no copy) */
 	void *map;   /* the mapping to munmap, or NULL */
 	size_t map_size;
 	void *owned; /* decoded buffer to free, or NULL */
+	/*
+	 * Where the bytes are on disk, for a caller that reads them again
+	 * (elfplt load): file_size bytes at file_offset in file.  For a whole
+	 * file, file is path and file_offset 0; for a member of a regular
+	 * archive, the archive and the member's data offset; for a member of a
+	 * thin archive, the member's own file.
+	 */
+	const char *file;
+	uint64_t file_offset;
+	const char *archive; /* a member's archive as named, else NULL */
+	const char *member;  /* a member's name in its archive, else NULL */
 };
 
 /*
@@ -54,9 +90,20 @@ struct ep_blob {
  * (a compressed stream that is truncated or corrupt), EP_ENOTELF (a
  * compressed stream whose first decoded bytes are not the ELF magic:
  * decoding stops there), EP_ENOMEM when the decoded size exceeds the cap
- * (EP_DECOMPRESS_MAX).  An empty file gives size 0.
+ * (ep_input_max_size()).  An empty file gives size 0.
  */
 int ep_blob_open(struct ep_blob *blob, const char *path, bool populate, struct ep_error *err);
+
+/*
+ * ep_blob_open() of part of a file: the size bytes at offset in file (size
+ * 0: from offset to the end), named path in messages and in blob->path
+ * (both strings must outlive blob).  What an archive member is: its bytes
+ * are mapped in place (the page-aligned window around them, never copied),
+ * or decoded when they are compressed.  Errors as ep_blob_open()'s, and
+ * EP_ETRUNC when the part goes past the end of file.
+ */
+int ep_blob_open_part(struct ep_blob *blob, const char *path, const char *file, uint64_t offset,
+		      uint64_t size, bool populate, struct ep_error *err);
 
 /*
  * Decode src[0..n), compressed as blob->compression says, into a buffer that
@@ -83,31 +130,73 @@ int ep_blob_check(const struct ep_blob *blob, struct ep_error *err);
 /* Unmap or free what ep_blob_open() made.  blob may be zeroed. */
 void ep_blob_close(struct ep_blob *blob);
 
-/* A list of paths to analyse, owned. */
+/*
+ * Where entry i of a path list is when it is an archive member: archive is
+ * NULL for a file.  A regular archive's member is size bytes at offset in
+ * file (the archive); a thin archive's member is the whole of file, named
+ * relative to the archive's directory (offset and size 0).  error, when
+ * set, is why the archive could not be listed from this entry on: opening
+ * the entry fails with it.
+ */
+struct ep_member {
+	char *archive; /* the archive as named or found */
+	char *name;    /* the member's name in the archive (ar_name, long names resolved) */
+	char *file;    /* the file holding its bytes */
+	uint64_t offset, size;
+	char *error;
+};
+
+/* A list of inputs to analyse, owned. */
 struct ep_pathlist {
-	char **paths;
-	bool *walked; /* found by a directory walk, not named by the user */
+	char **paths; /* as named or found; "ARCHIVE(MEMBER)" for a member: for reports */
+	bool *walked; /* found by a directory walk or in an archive, not named by the user */
+	struct ep_member *members; /* members[i].archive: entry i is an archive member */
 	size_t count;
 	size_t cap;
+	struct ep_inode_set *seen; /* files listed, by st_dev and st_ino */
 };
 
 /*
- * Expand paths[0..n) into pl: a file is taken as it is (even if it turns out
- * not to be ELF: that is for the caller to report); a directory is walked
- * recursively (symbolic links are not followed) and gives all its regular
- * files, each directory's files in strcmp() order, so runs are reproducible.
- * The walk does not open them: every file it found is marked walked[i]; the
- * caller should pass over quietly one that turns out not to be ELF (no ELF
- * magic, directly or after decompression) or that is gone, and report one it
- * may not read (EACCES, EPERM), which could be a module.
- * Returns 0, or a negative ep_errcode (EP_ENOMEM) with err filled.  A path
- * that does not exist is listed like a file, for ep_blob_open() to report;
- * so is a directory below it that cannot be read (EACCES, or a path longer
- * than PATH_MAX: ENAMETOOLONG), not marked walked.  Trees of any depth are
- * walked; a directory that is its own ancestor (a bind mount loop) only once.
+ * Expand paths[0..n) into pl (appending).  A file is taken as it is (even if
+ * it turns out not to be ELF: that is for the caller to report), unless it
+ * is an ar archive ("!<arch>\n", or a thin archive "!<thin>\n", recognised by
+ * its first bytes, never its name): then each member but the archive's
+ * symbol table ("/", "/SYM64/") and long-name table ("//") is one entry,
+ * "ARCHIVE(MEMBER)", in archive order, marked walked (one that is not ELF
+ * is to be passed over quietly); members of a thin archive are files named
+ * relative to the archive's directory.  An archive whose headers are
+ * broken gives an entry for the archive with members[i].error set at the
+ * point where listing stopped.  A directory is walked recursively and gives
+ * all its regular files (and archives' members), each directory's files in
+ * strcmp() order, so runs are reproducible; symbolic links inside it are not
+ * followed (one named in paths is).  Every file the walk found is marked
+ * walked[i]: the caller should pass over quietly one that turns out not to
+ * be ELF (no ELF magic, directly or after decompression) or that is gone,
+ * and report one it may not read (EACCES, EPERM), which could be a module.
+ * A file the walk finds again by another hard link (the same st_dev and
+ * st_ino as one listed before, named or walked) is listed only the first
+ * time.  Returns 0, or a negative ep_errcode (EP_ENOMEM) with err filled.
+ * A path that does not exist (or loops: ELOOP) is listed like a file, for
+ * ep_blob_open() to report; so is a directory below it that cannot be read
+ * (EACCES, or a path longer than PATH_MAX: ENAMETOOLONG), not marked walked.
+ * Trees of any depth are walked; a directory that is its own ancestor (a
+ * bind mount loop) only once.  Each file is opened once here to read its
+ * first 8 bytes (archive or not) and fstat()ed (its identity).
  */
 int ep_pathlist_expand(struct ep_pathlist *pl, const char *const *paths, size_t n,
 		       struct ep_error *err);
+
+/* The file entry i opens: paths[i], or a member's members[i].file. */
+const char *ep_pathlist_file(const struct ep_pathlist *pl, size_t i);
+
+/*
+ * Open entry i of pl as ep_blob_open() opens a file, blob->path being
+ * pl->paths[i]; a member through ep_blob_open_part(), with blob->archive
+ * and blob->member set.  An entry with members[i].error fails with that
+ * message (EP_EMALFORMED).
+ */
+int ep_blob_open_entry(struct ep_blob *blob, const struct ep_pathlist *pl, size_t i,
+		       bool populate, struct ep_error *err);
 
 /* Free the list's strings and array. */
 void ep_pathlist_free(struct ep_pathlist *pl);
