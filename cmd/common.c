@@ -275,6 +275,13 @@ uint64_t ep_inputs_skipped(void)
 	return nskipped;
 }
 
+void ep_print_skipped(FILE *out)
+{
+	if (nskipped)
+		fprintf(out, "skipped: %" PRIu64 " %s (not ELF)\n", nskipped,
+			nskipped == 1 ? "file" : "files");
+}
+
 unsigned int ep_jobs_default(void)
 {
 	cpu_set_t set;

@@ -36,7 +36,7 @@ static void usage(FILE *f)
 	size_t i;
 
 	fputs("usage: elfplt [--version] [--help] [--format=text|json] [-o FILE] [-j N] [-q]\n"
-	      "              <command> [options] [PATH...]\n\ncommands:\n",
+	      "              [--max-size=BYTES] <command> [options] [PATH...]\n\ncommands:\n",
 	      f);
 	for (i = 0; i < NCOMMANDS; i++)
 		if (!commands[i]->hidden)
@@ -48,7 +48,9 @@ static void usage(FILE *f)
 	      "  --json              same as --format=json\n"
 	      "  -o, --output FILE   write the report to FILE instead of standard output\n"
 	      "  -j, --jobs N        analyse N files at a time (default: one per CPU, at most 8)\n"
-	      "  -q, --quiet         no progress bar on a terminal\n",
+	      "  -q, --quiet         no progress bar on a terminal\n"
+	      "  --max-size=BYTES    refuse a compressed input that decodes to more than BYTES\n"
+	      "                      (K, M, G suffixes: KiB, MiB, GiB; default 1G)\n",
 	      f);
 }
 

@@ -118,6 +118,9 @@ typedef void (*ep_error_fn)(const char *path, const struct ep_error *err, void *
  */
 uint64_t ep_inputs_skipped(void);
 
+/* "skipped: N files (not ELF)" on out when the last run passed over any. */
+void ep_print_skipped(FILE *out);
+
 /* Most jobs (worker processes) ep_for_each_image_jobs() runs. */
 #define EP_JOBS_MAX 8
 

@@ -353,12 +353,14 @@ out:
 /* Run one child in mode and fill s.  Returns 0, or -1 after a message. */
 static int run_child(struct load_run *run, enum ep_load_mode mode, struct sample *s)
 {
-	char arg[32], *text = NULL;
+	char arg[32], max_size[48], *text = NULL;
 	int pfd[2], wstatus, rc = -1;
 	size_t len = 0;
 	pid_t pid;
 
 	snprintf(arg, sizeof(arg), "--mode=%s", ep_load_mode_name(mode));
+	/* The child decodes compressed inputs again: under the same cap. */
+	snprintf(max_size, sizeof(max_size), "--max-size=%" PRIu64, ep_input_max_size());
 	if (pipe2(pfd, O_CLOEXEC) != 0) {
 		fprintf(stderr, "elfplt: load: pipe: %s\n", strerror(errno));
 		return -1;
@@ -375,7 +377,7 @@ static int run_child(struct load_run *run, enum ep_load_mode mode, struct sample
 		/* dup2() clears close-on-exec on the copies; the originals close. */
 		if (dup2(run->plan_fd, 0) < 0 || lseek(0, 0, SEEK_SET) != 0 || dup2(pfd[1], 1) < 0)
 			_exit(127);
-		execl("/proc/self/exe", "elfplt", CHILD_CMD, arg, (char *)NULL);
+		execl("/proc/self/exe", "elfplt", max_size, CHILD_CMD, arg, (char *)NULL);
 		fprintf(stderr, "elfplt: load: cannot run /proc/self/exe: %s\n", strerror(errno));
 		_exit(127);
 	}
@@ -673,8 +675,9 @@ static void report_json(struct load_run *run, const struct ep_load_totals *t)
 	json_object_set_new(doc, "timer_resolution_ns",
 			    json_integer((json_int_t)run->timer_res_ns));
 	json_object_update_new(json_object_get(doc, "totals"),
-			       json_pack("{s:I, s:I, s:I, s:I}", "files", (json_int_t)t->files,
-					 "files_failed", (json_int_t)run->nfailed, "sections",
+			       json_pack("{s:I, s:I, s:I, s:I, s:I}", "files", (json_int_t)t->files,
+					 "files_failed", (json_int_t)run->nfailed, "skipped",
+					 (json_int_t)ep_inputs_skipped(), "sections",
 					 (json_int_t)t->sections, "bytes", (json_int_t)t->bytes));
 }
 
@@ -727,8 +730,12 @@ static void report_text(struct load_run *run, const struct ep_load_totals *t)
 		fprintf(out, "; %" PRIu64 " %s failed and %s left out", run->nfailed,
 			ep_plural(run->nfailed, "file", "files"),
 			ep_plural(run->nfailed, "is", "are"));
+	fputc('\n', out);
+	if (ep_inputs_skipped())
+		fputs("  ", out);
+	ep_print_skipped(out);
 	fprintf(out,
-		"\n  hybrid: maps %" PRIu64 " of them (%" PRIu64 " bytes) of at least %" PRIu64
+		"  hybrid: maps %" PRIu64 " of them (%" PRIu64 " bytes) of at least %" PRIu64
 		" bytes, reads the others\n",
 		t->mapped_sections, t->mapped_bytes, run->plan.threshold);
 	if (t->compressed_files)
@@ -804,12 +811,16 @@ static void report_text(struct load_run *run, const struct ep_load_totals *t)
 /*
  * What compute_plan() hands emit_plan() of one file, maybe through a pipe
  * from a worker process: this header, then plan_len bytes of the file's
- * plan as ep_load_plan_encode() writes it.
+ * plan as ep_load_plan_encode() writes it, then for an archive member
+ * archive_len bytes of its archive's name and member_len of its own.
  */
 struct plan_result {
 	uint64_t file_size;  /* bytes of the file as stored */
 	uint64_t image_size; /* bytes of its ELF image (decoded, if compressed) */
 	uint64_t plan_len;
+	uint32_t is_member;
+	uint32_t archive_len, member_len;
+	uint32_t reserved; /* 0: no padding crosses the pipe uninitialised */
 };
 
 /* Maybe in a worker process: the plan of one file, packed for emit_plan(). */
@@ -830,7 +841,12 @@ static int compute_plan(struct ep_image *img, const struct ep_blob *blob, void *
 	if (rc)
 		goto out;
 	r.plan_len = len;
-	*result_len = sizeof(r) + len;
+	if (blob->archive && blob->member) {
+		r.is_member = 1;
+		r.archive_len = (uint32_t)strlen(blob->archive);
+		r.member_len = (uint32_t)strlen(blob->member);
+	}
+	*result_len = sizeof(r) + len + r.archive_len + r.member_len;
 	p = malloc(*result_len);
 	if (!p) {
 		rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
@@ -838,6 +854,10 @@ static int compute_plan(struct ep_image *img, const struct ep_blob *blob, void *
 	}
 	memcpy(p, &r, sizeof(r));
 	memcpy(p + sizeof(r), text, len);
+	if (r.is_member) {
+		memcpy(p + sizeof(r) + len, blob->archive, r.archive_len);
+		memcpy(p + sizeof(r) + len + r.archive_len, blob->member, r.member_len);
+	}
 	*result = p;
 out:
 	free(text);
@@ -856,12 +876,14 @@ static int emit_plan(const char *path, const void *result, size_t result_len, vo
 	struct ep_error derr;
 	struct plan_result r;
 	uint64_t bytes = 0;
+	json_t *o;
 	size_t j;
 	int rc;
 
 	if (result_len >= sizeof(r))
 		memcpy(&r, result, sizeof(r));
-	if (result_len < sizeof(r) || r.plan_len != result_len - sizeof(r) ||
+	if (result_len < sizeof(r) ||
+	    r.plan_len + r.archive_len + r.member_len != result_len - sizeof(r) ||
 	    ep_load_plan_decode(&one, text, r.plan_len, &derr))
 		return ep_error_set(err, EP_EIO, "%s: the worker's result is malformed", path);
 	if (one.nfiles != 1) {
@@ -871,12 +893,25 @@ static int emit_plan(const char *path, const void *result, size_t result_len, vo
 	f = &one.files[0];
 	for (j = 0; j < f->nranges; j++)
 		bytes += f->ranges[j].size;
-	json_array_append_new(run->files,
-			      json_pack("{s:s, s:s, s:I, s:I, s:I, s:I}", "path", path,
-					"compression", ep_compression_name(f->compression),
-					"file_size", (json_int_t)r.file_size, "image_size",
-					(json_int_t)r.image_size, "sections",
-					(json_int_t)f->nranges, "bytes", (json_int_t)bytes));
+	o = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I}", "path", path, "compression",
+		      ep_compression_name(f->compression), "file_size", (json_int_t)r.file_size,
+		      "image_size", (json_int_t)r.image_size, "sections", (json_int_t)f->nranges,
+		      "bytes", (json_int_t)bytes);
+	if (o) {
+		struct ep_blob where = { .compression = f->compression };
+		char *archive = NULL, *member = NULL;
+
+		if (r.is_member) {
+			archive = strndup(text + r.plan_len, r.archive_len);
+			member = strndup(text + r.plan_len + r.archive_len, r.member_len);
+			where.archive = archive;
+			where.member = member;
+		}
+		ep_json_input_keys(o, &where);
+		free(archive);
+		free(member);
+	}
+	json_array_append_new(run->files, o);
 	rc = ep_load_plan_append(&run->plan, &one, err);
 	ep_load_plan_free(&one);
 	return rc;

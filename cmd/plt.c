@@ -719,6 +719,7 @@ static void totals_text(struct plt_run *run)
 	/* A single file's details are its totals, except when only totals are asked for. */
 	if (t->files + t->files_failed > (run->summary ? 0 : 1))
 		print_totals(run);
+	ep_print_skipped(run->g->out);
 }
 
 /* ---- JSON -------------------------------------------------------------------- */
@@ -896,6 +897,7 @@ static json_t *totals_json(struct plt_run *run)
 
 	json_object_set_new(totals, "files", json_u(t->files));
 	json_object_set_new(totals, "files_failed", json_u(t->files_failed));
+	json_object_set_new(totals, "skipped", json_u(ep_inputs_skipped()));
 	json_object_set_new(totals, "not_covered", json_u(t->not_covered));
 	/* Loader slots, bytes and sorting are only ever added over arm64 modules. */
 	json_object_update(totals, arm64);
@@ -930,7 +932,8 @@ struct file_result {
 
 /* The file's report, as the bytes emit_file() writes: text, or a files[] entry. */
 static int render_file(const struct plt_run *run, const struct ep_image *img,
-		       const struct ep_plt_result *res, char **out, size_t *out_len)
+		       const struct ep_blob *blob, const struct ep_plt_result *res, char **out,
+		       size_t *out_len)
 {
 	json_t *o;
 	FILE *f;
@@ -939,6 +942,8 @@ static int render_file(const struct plt_run *run, const struct ep_image *img,
 	*out_len = 0;
 	if (run->json) {
 		o = json_file(img, res);
+		if (o)
+			ep_json_input_keys(o, blob);
 		*out = o ? ep_json_dump_at(o, 2, out_len) : NULL;
 		json_decref(o);
 		return *out ? 0 : -EP_ENOMEM;
@@ -969,9 +974,8 @@ static int compute_file(struct ep_image *img, const struct ep_blob *blob, void *
 	size_t view, out_len = 0;
 	int rc;
 
-	(void)blob;
 	rc = ep_plt_analyse(img, run->forced, &run->opt, &res, err);
-	if (rc == 0 && render_file(run, img, &res, &out, &out_len))
+	if (rc == 0 && render_file(run, img, blob, &res, &out, &out_len))
 		rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
 	if (rc)
 		goto out;

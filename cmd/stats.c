@@ -155,12 +155,12 @@ static json_t *json_compressed(const struct ep_compressed_sizes *c)
 static json_t *json_file(const struct ep_image *img, const struct ep_blob *blob,
 			 const struct ep_file_stats *fs)
 {
-	json_t *secs = json_array();
+	json_t *secs = json_array(), *o;
 	size_t i;
 
 	for (i = 0; i < fs->nsecs; i++)
 		json_array_append_new(secs, json_section(img, &fs->secs[i]));
-	return json_pack("{s:s, s:o, s:b, s:I, s:s, s:I, s:{s:I, s:I, s:o, s:o, s:o}, s:o,"
+	o = json_pack("{s:s, s:o, s:b, s:I, s:s, s:I, s:{s:I, s:I, s:o, s:o, s:o}, s:o,"
 			 " s:{s:I, s:I, s:I}, s:o}",
 			 "path", img->path, "elf", ep_json_elf(img), "kernel_module",
 			 fs->kernel_module, "file_size", (json_int_t)blob->file_size, "compression",
@@ -172,6 +172,9 @@ static json_t *json_file(const struct ep_image *img, const struct ep_blob *blob,
 			 json_dynamic(fs), "sizes", "text", (json_int_t)fs->sizes.text, "data",
 			 (json_int_t)fs->sizes.data, "bss", (json_int_t)fs->sizes.bss,
 			 "compressed_sections", json_compressed(&fs->compressed));
+	if (o)
+		ep_json_input_keys(o, blob);
+	return o;
 }
 
 static void print_types(FILE *out, unsigned int e_machine, const struct ep_type_counts *tc,
@@ -533,8 +536,9 @@ static json_t *totals_json(struct stats_run *run)
 		json_array_append_new(top, json_pack("{s:s, s:I}", "path", run->tops[i].path,
 						     "relocations",
 						     (json_int_t)run->tops[i].relocations));
-	return json_pack("{s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I}, s:o, s:o, s:o}", "files",
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I}, s:o, s:o, s:o}", "files",
 			 (json_int_t)run->nfiles, "files_failed", (json_int_t)run->nfailed,
+			 "skipped", (json_int_t)ep_inputs_skipped(),
 			 "relocations", (json_int_t)run->relocations, "relocation_sections",
 			 (json_int_t)run->reloc_sections, "sizes", "text",
 			 (json_int_t)run->sizes.text, "data", (json_int_t)run->sizes.data, "bss",
@@ -668,6 +672,7 @@ static int cmd_stats(int argc, char **argv, struct ep_global *g)
 		json_decref(totals);
 	} else {
 		totals_text(&run);
+		ep_print_skipped(g->out);
 	}
 	run_free(&run);
 	if (ep_output_close(g))

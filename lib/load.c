@@ -121,6 +121,7 @@ int ep_load_plan_add(struct ep_load_plan *plan, const struct ep_image *img,
 {
 	struct ep_load_file *f, *files;
 	bool *want = NULL;
+	uint64_t base;
 	size_t i;
 	int rc = 0;
 
@@ -130,9 +131,14 @@ int ep_load_plan_add(struct ep_load_plan *plan, const struct ep_image *img,
 	plan->files = files;
 	f = &files[plan->nfiles];
 	memset(f, 0, sizeof(*f));
-	f->path = strdup(blob->path); /* the file itself: img->path may be cleaned */
+	/* The file itself: img->path may be cleaned, or name an archive member. */
+	f->path = strdup(blob->file ? blob->file : blob->path);
 	f->compression = blob->compression;
 	f->image_size = img->size;
+	f->part_offset = blob->file_offset;
+	f->part_size = blob->file_size;
+	/* A member read in place: its sections are at its offset in the archive. */
+	base = blob->compression == EP_COMP_NONE ? blob->file_offset : 0;
 	if (img->shnum)
 		want = calloc(img->shnum, sizeof(*want));
 	if (!f->path || (img->shnum && !want) ||
@@ -154,7 +160,7 @@ int ep_load_plan_add(struct ep_load_plan *plan, const struct ep_image *img,
 		    (set == EP_SET_ALLOC && !(sh->sh_flags & SHF_ALLOC)))
 			continue;
 		/* ep_image_open() checked sh_offset + sh_size against the image. */
-		f->ranges[f->nranges].offset = sh->sh_offset;
+		f->ranges[f->nranges].offset = base + sh->sh_offset;
 		f->ranges[f->nranges].size = sh->sh_size;
 		f->nranges++;
 	}
@@ -236,6 +242,7 @@ void ep_load_plan_free(struct ep_load_plan *plan)
  *   elfplt-load-plan 1 THRESHOLD NFILES
  *   F COMPRESSION IMAGE_SIZE NRANGES PATHLEN     then PATHLEN bytes of path and "\n"
  *                                               (COMPRESSION: enum ep_compression)
+ *   P PART_OFFSET PART_SIZE                     a compressed file only: what to decode
  *   OFFSET SIZE                                 NRANGES times
  */
 int ep_load_plan_encode(const struct ep_load_plan *plan, char **buf, size_t *len,
@@ -258,6 +265,8 @@ int ep_load_plan_encode(const struct ep_load_plan *plan, char **buf, size_t *len
 			lf->nranges, strlen(lf->path));
 		fputs(lf->path, f);
 		fputc('\n', f);
+		if (lf->compression != EP_COMP_NONE)
+			fprintf(f, "P %" PRIu64 " %" PRIu64 "\n", lf->part_offset, lf->part_size);
 		for (j = 0; j < lf->nranges; j++)
 			fprintf(f, "%" PRIu64 " %" PRIu64 "\n", lf->ranges[j].offset,
 				lf->ranges[j].size);
@@ -323,6 +332,9 @@ static int decode_file(struct ep_load_file *f, struct cursor *c)
 	f->compression = (enum ep_compression)compression;
 	f->path = strndup(c->p, pathlen);
 	c->p += pathlen + 1;
+	if (f->compression != EP_COMP_NONE &&
+	    (!take_lit(c, "P ") || !take_u64(c, &f->part_offset) || !take_u64(c, &f->part_size)))
+		return -1;
 	f->ranges = nranges ? calloc(nranges, sizeof(*f->ranges)) : NULL;
 	if (!f->path || (nranges && !f->ranges))
 		return -1;
@@ -523,7 +535,7 @@ static int load_compressed(struct ep_load_held *h, const struct ep_load_file *f,
 	b = &h->blobs[h->nblobs];
 	/* The decoding is the copy: the compressed bytes are read and expanded. */
 	t0 = ep_monotonic_ns();
-	rc = ep_blob_open(b, f->path, false, err);
+	rc = ep_blob_open_part(b, f->path, f->path, f->part_offset, f->part_size, false, err);
 	res->copy_ns += ep_monotonic_ns() - t0;
 	if (rc)
 		return rc;
@@ -639,7 +651,8 @@ int ep_load_prime(const struct ep_load_plan *plan, struct ep_error *err)
 	for (c = EP_COMP_NONE + 1; c <= EP_COMP_GZIP; c++) {
 		if (!smallest[c])
 			continue;
-		rc = ep_blob_open(&b, smallest[c]->path, false, err);
+		rc = ep_blob_open_part(&b, smallest[c]->path, smallest[c]->path,
+				       smallest[c]->part_offset, smallest[c]->part_size, false, err);
 		if (rc)
 			return rc;
 		ep_blob_close(&b);

@@ -66,11 +66,14 @@ struct ep_load_range {
 };
 
 struct ep_load_file {
-	char *path;
+	char *path;			 /* the file read: for an archive member, the archive
+					  * (ranges then count from the archive's start) or a
+					  * thin archive's member file */
 	enum ep_compression compression; /* not EP_COMP_NONE: decoded in every mode */
 	uint64_t image_size;		 /* bytes of the ELF image (decoded size if compressed) */
 	struct ep_load_range *ranges;
 	size_t nranges;
+	uint64_t part_offset, part_size; /* compressed: the bytes of path to decode */
 };
 
 /* What to load: files in order, and the hybrid threshold. */
@@ -95,8 +98,9 @@ struct ep_load_totals {
 
 /*
  * Append img (opened from blob) to plan with the sections of set, in section
- * header order, each once.  The plan names the file by blob->path (img->path
- * may be a cleaned form of it, for reports).  A file with no such section is still appended
+ * header order, each once.  The plan names the file by blob->file (img->path
+ * may be a cleaned form of it, for reports; an archive member's file is the
+ * archive, its ranges offset by blob->file_offset).  A file with no such section is still appended
  * (with nranges 0) so the report counts it.  Returns 0, or EP_EMALFORMED
  * when a relocation section's sh_link or a symbol table's sh_link is out of
  * range (naming the section), or EP_ENOMEM.

@@ -32,6 +32,33 @@ json_t *ep_json_file_error(const char *path, const struct ep_error *err)
 			 ep_errcode_name(err->code), "message", err->message);
 }
 
+/* s as a JSON string of clean text (lib/error.h); NULL gives null. */
+static json_t *json_clean(const char *s)
+{
+	char *c;
+	json_t *v;
+
+	if (!s)
+		return json_null();
+	if (ep_text_is_clean(s, strlen(s)))
+		return json_string(s);
+	c = strdup(s);
+	if (!c)
+		return NULL;
+	ep_text_clean(c);
+	v = json_string(c);
+	free(c);
+	return v;
+}
+
+void ep_json_input_keys(json_t *file, const struct ep_blob *blob)
+{
+	json_object_set_new(file, "compression",
+			    json_string(ep_compression_name(blob->compression)));
+	json_object_set_new(file, "archive", json_clean(blob->archive));
+	json_object_set_new(file, "member", json_clean(blob->member));
+}
+
 json_t *ep_json_elf(const struct ep_image *img)
 {
 	const GElf_Ehdr *eh = &img->ehdr;

@@ -18,6 +18,7 @@
 
 #include "lib/elf.h"
 #include "lib/error.h"
+#include "lib/input.h"
 
 /*
  * A new document for schema ("elfplt-stats/1") with an empty "files" array
@@ -36,6 +37,14 @@ json_t *ep_json_u64(uint64_t v);
  * files[] entry of a file that could not be analysed.
  */
 json_t *ep_json_file_error(const char *path, const struct ep_error *err);
+
+/*
+ * Set in the files[] entry file the keys that say where its image came
+ * from: "compression" ("none", "zstd", "xz", "gzip"), and "archive" and
+ * "member" (the archive as named and the member's name in it, as clean
+ * text, see lib/error.h; both null for a file that is not a member).
+ */
+void ep_json_input_keys(json_t *file, const struct ep_blob *blob);
 
 /*
  * The "elf" object of img: class, data, type and machine as enumerations

@@ -3,9 +3,9 @@
 # ELF, or decode to more than the cap (a decompression bomb), through stats,
 # plt and load: one stderr line naming the file, a JSON error, the good
 # files around it still reported, exit status 1.  The cap is lowered for the
-# test with ELFPLT_DECOMPRESS_MAX so that no test decodes more than 64 KiB;
-# a zstd frame that declares more than the default 4 GiB cap is refused from
-# its header alone.
+# test with --max-size so that no test decodes more than 64 KiB; a zstd
+# frame that declares more than the default 1 GiB cap is refused from its
+# header alone.
 . "$top_srcdir/tests/lib.sh"
 need YAML2OBJ JQ
 for tool in zstd xz gzip; do
@@ -39,7 +39,7 @@ gzip -c "$T/big" >"$T/bomb.gz"
 # 0x140000000 little-endian, then one empty last raw block (header 01 00 00).
 printf '\050\265\057\375\340\000\000\000\100\001\000\000\000\001\000\000' >"$T/huge.zst"
 
-# name, the cap (ELFPLT_DECOMPRESS_MAX; -: the default), the JSON error
+# name, the cap (--max-size; -: the default), the JSON error
 # code, the message after "PATH: ".
 cases="
 cut.zst		65536	truncated	zstd stream is truncated
@@ -48,16 +48,16 @@ cut.gz		65536	truncated	gzip stream is truncated
 text.zst	65536	not_elf		not an ELF file
 text.xz		65536	not_elf		not an ELF file
 text.gz		65536	not_elf		not an ELF file
-bomb.zst	65536	no_memory	zstd frame declares $((size + 131072)) bytes, over the 65536 bytes cap
-bomb-nosize.zst	65536	no_memory	zstd data decodes to more than 65536 bytes (the cap)
-bomb.xz		65536	no_memory	xz data decodes to more than 65536 bytes (the cap)
-bomb.gz		65536	no_memory	gzip data decodes to more than 65536 bytes (the cap)
-huge.zst	-	no_memory	zstd frame declares 5368709120 bytes, over the 4294967296 bytes cap
+bomb.zst	65536	no_memory	zstd data decodes to $((size + 131072)) bytes, more than 65536 (--max-size)
+bomb-nosize.zst	65536	no_memory	zstd data decodes to more than 65536 bytes (--max-size)
+bomb.xz		65536	no_memory	xz data decodes to more than 65536 bytes (--max-size)
+bomb.gz		65536	no_memory	gzip data decodes to more than 65536 bytes (--max-size)
+huge.zst	-	no_memory	zstd data decodes to 5368709120 bytes, more than 1073741824 (--max-size)
 "
 
 # The whole streams decode to good.o itself under the same cap.
 for z in zst xz gz; do
-	out=$(ELFPLT_DECOMPRESS_MAX=65536 "$ELFPLT" stats --json "$T/good.$z" | "$JQ" -r \
+	out=$("$ELFPLT" --max-size=65536 stats --json "$T/good.$z" | "$JQ" -r \
 		'.files[0] | "\(.path) \(.relocations.total)"')
 	check "whole .$z decodes (2 relocations, as good.o)" "$T/good.$z 2" "$out"
 done
@@ -74,7 +74,7 @@ while IFS='	' read -r name cap code msg; do
 			set --
 		fi
 		rc=0
-		ELFPLT_DECOMPRESS_MAX=$cap "$ELFPLT" "$cmd" "$@" --json -o "$T/out" \
+		"$ELFPLT" ${cap:+--max-size=$cap} "$cmd" "$@" --json -o "$T/out" \
 			"$T/good.o" "$bad" "$T/good.zst" 2>"$T/err" || rc=$?
 		check "$cmd $name: exit status" 1 "$rc"
 		check "$cmd $name: stderr" "elfplt: $bad: $msg" "$(cat "$T/err")"
