@@ -1,0 +1,121 @@
+#!/bin/sh
+# Whole-file compression through stats, plt and load: the same module plain,
+# as .zst with its decoded size recorded in the frame (zstd's default: the
+# one-shot path), without it (zstd --no-content-size, and a stream written
+# through a pipe: the streaming path), as .xz and as .gz.  Every command's
+# JSON for each compressed form must equal the plain file's once the keys
+# that say where the bytes came from (path, compression, file_size) are
+# taken out: the expected values are the plain file's own results.  Then a
+# truncated .zst and a decompression bomb over --max-size: one exact error
+# line each, the other files still reported.
+. "$top_srcdir/tests/lib.sh"
+need YAML2OBJ JQ
+for tool in zstd xz gzip; do
+	command -v $tool >/dev/null || skip "$tool not found (./bootstrap --deps installs it)"
+done
+
+# fcs FILE.zst: "yes" when the first frame's header records the decoded size.
+# RFC 8878 3.1.1.1.1: Frame_Header_Descriptor (byte 4) bits 7-6 are the
+# Frame_Content_Size_Flag, bit 5 the Single_Segment_Flag; the size is there
+# when the flag is not 0 or the frame is a single segment.
+fcs() {
+	d=$(od -An -tu1 -j4 -N1 "$1" | tr -d ' ')
+	if [ $((d >> 6)) -ne 0 ] || [ $(((d >> 5) & 1)) -ne 0 ]; then echo yes; else echo no; fi
+}
+
+# strip: the JSON on stdin without path, compression and file_size anywhere.
+strip() {
+	"$JQ" -S 'walk(if type == "object" then del(.path, .compression, .file_size) else . end)'
+}
+
+for name in stats-kmod plt-arm64-basic; do
+	f=$(fixture "$name")
+	zstd -q -c "$f" >"$f.zst"
+	zstd -q -c --no-content-size "$f" >"$f.nosize.zst"
+	cat "$f" | zstd -q -c >"$f.pipe.zst"
+	xz -c "$f" >"$f.xz"
+	gzip -c "$f" >"$f.gz"
+	check "$name.zst records its size" yes "$(fcs "$f.zst")"
+	check "$name.nosize.zst does not" no "$(fcs "$f.nosize.zst")"
+	check "$name.pipe.zst does not" no "$(fcs "$f.pipe.zst")"
+
+	"$ELFPLT" stats --json "$f" | strip >"$T/stats.plain" || fail "stats $name"
+	"$ELFPLT" plt --json "$f" | strip >"$T/plt.plain" || fail "plt $name"
+	# load: what was planned and the checksum over every loaded byte (the
+	# timings differ from run to run; the compressed counts by design).
+	"$ELFPLT" load --json --repeat 1 "$f" |
+		"$JQ" -S '{files: .files, inputs: (.inputs | del(.compressed)), checksum}' |
+		strip >"$T/load.plain" || fail "load $name"
+	for z in zst nosize.zst pipe.zst xz gz; do
+		case $z in
+		*zst) want=zstd ;;
+		xz) want=xz ;;
+		gz) want=gzip ;;
+		esac
+		"$ELFPLT" stats --json "$f.$z" >"$T/out" || fail "stats $name.$z exited $?"
+		check "stats $name.$z: compression" "$want" "$(jqr "$T/out" '.files[0].compression')"
+		check "stats $name.$z: file_size" "$(wc -c <"$f.$z" | tr -d ' ')" \
+			"$(jqr "$T/out" '.files[0].file_size')"
+		strip <"$T/out" >"$T/stats.z"
+		cmp -s "$T/stats.plain" "$T/stats.z" || fail "stats $name.$z differs from plain"
+		"$ELFPLT" plt --json "$f.$z" >"$T/out" || fail "plt $name.$z exited $?"
+		check "plt $name.$z: compression" "$want" "$(jqr "$T/out" '.files[0].compression')"
+		strip <"$T/out" >"$T/plt.z"
+		cmp -s "$T/plt.plain" "$T/plt.z" || fail "plt $name.$z differs from plain"
+		"$ELFPLT" load --json --repeat 1 "$f.$z" >"$T/out" || fail "load $name.$z exited $?"
+		check "load $name.$z: compression" "$want" "$(jqr "$T/out" '.files[0].compression')"
+		"$JQ" -S '{files: .files, inputs: (.inputs | del(.compressed)), checksum}' \
+			"$T/out" | strip >"$T/load.z"
+		cmp -s "$T/load.plain" "$T/load.z" || fail "load $name.$z differs from plain"
+	done
+	check "plain $name: compression none" none \
+		"$("$ELFPLT" plt --json "$f" | "$JQ" -r '.files[0].compression')"
+done
+
+f=$T/stats-kmod
+# Truncated: the first half of the stream.  One line on stderr, exit 1.
+n=$(wc -c <"$f.zst")
+head -c $((n / 2)) "$f.zst" >"$T/cut.zst"
+rc=0
+"$ELFPLT" stats "$T/cut.zst" >/dev/null 2>"$T/err" || rc=$?
+check "truncated .zst: exit status" 1 "$rc"
+check "truncated .zst: the error" "elfplt: $T/cut.zst: zstd stream is truncated" "$(cat "$T/err")"
+
+# Bombs: the module followed by 3,000,000 zero bytes (a valid ELF file:
+# bytes after the image are allowed) decodes to more than --max-size=1M,
+# 1048576 bytes; the zstd frame that records its size says how much.
+size=$(wc -c <"$f")
+{ cat "$f"; head -c 3000000 /dev/zero; } >"$T/big"
+xz -c "$T/big" >"$T/bomb.xz"
+gzip -c "$T/big" >"$T/bomb.gz"
+zstd -q -c "$T/big" >"$T/bomb.zst"
+zstd -q -c --no-content-size "$T/big" >"$T/bomb-nosize.zst"
+for cmd in stats plt load; do
+	[ $cmd = load ] && set -- --repeat 1 || set --
+	rc=0
+	"$ELFPLT" --max-size=1M "$cmd" "$@" --json -o "$T/out" "$f" "$T/bomb.xz" "$T/bomb.gz" \
+		"$T/bomb.zst" "$T/bomb-nosize.zst" "$f.xz" 2>"$T/err" || rc=$?
+	check "$cmd bombs: exit status" 1 "$rc"
+	check "$cmd bombs: errors" "elfplt: $T/bomb.xz: xz data decodes to more than 1048576 bytes (--max-size)
+elfplt: $T/bomb.gz: gzip data decodes to more than 1048576 bytes (--max-size)
+elfplt: $T/bomb.zst: zstd data decodes to $((size + 3000000)) bytes, more than 1048576 (--max-size)
+elfplt: $T/bomb-nosize.zst: zstd data decodes to more than 1048576 bytes (--max-size)" \
+		"$(cat "$T/err")"
+	check "$cmd bombs: the others reported" "null no_memory no_memory no_memory no_memory null" \
+		"$(jqr "$T/out" '[.files[].error.code] | map(tostring) | join(" ")')"
+done
+# The same option after the command, with a unit suffix, and the cap exactly
+# at the decoded size: the bomb is then analysed.
+rc=0
+"$ELFPLT" stats --max-size=$((size + 3000000)) --json -o "$T/out" "$T/bomb.xz" || rc=$?
+check "cap = decoded size: exit status" 0 "$rc"
+check "cap = decoded size: image_size" $((size + 3000000)) "$(jqr "$T/out" '.files[0].image_size')"
+rc=0
+"$ELFPLT" stats --max-size=2MiB "$T/bomb.xz" >/dev/null 2>"$T/err" || rc=$?
+check "--max-size=2MiB: the error" \
+	"elfplt: $T/bomb.xz: xz data decodes to more than 2097152 bytes (--max-size)" "$(cat "$T/err")"
+rc=0
+"$ELFPLT" stats --max-size=1X "$f" >/dev/null 2>"$T/err" || rc=$?
+check "--max-size=1X: usage error" 2 "$rc"
+
+done_testing
