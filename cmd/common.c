@@ -63,10 +63,11 @@ int ep_global_option(struct ep_global *g, int c, const char *arg)
 		return 1;
 	case 0x102:
 		if (ep_parse_size(arg, &size)) {
-			ep_usage_error(g->cmd,
-				       "--max-size takes a number of bytes, optionally with K, M, G "
-				       "(KiB, MiB, GiB), not '%s'",
-				       arg);
+			ep_usage_error(
+				g->cmd,
+				"--max-size takes a number of bytes, optionally with K, M, G "
+				"(KiB, MiB, GiB), not '%s'",
+				arg);
 			return -1;
 		}
 		ep_input_set_max_size(size);

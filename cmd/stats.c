@@ -161,17 +161,17 @@ static json_t *json_file(const struct ep_image *img, const struct ep_blob *blob,
 	for (i = 0; i < fs->nsecs; i++)
 		json_array_append_new(secs, json_section(img, &fs->secs[i]));
 	o = json_pack("{s:s, s:o, s:b, s:I, s:s, s:I, s:{s:I, s:I, s:o, s:o, s:o}, s:o,"
-			 " s:{s:I, s:I, s:I}, s:o}",
-			 "path", img->path, "elf", ep_json_elf(img), "kernel_module",
-			 fs->kernel_module, "file_size", (json_int_t)blob->file_size, "compression",
-			 ep_compression_name(blob->compression), "image_size",
-			 (json_int_t)blob->size, "relocations", "total",
-			 (json_int_t)fs->relocations, "sections_count", (json_int_t)fs->nsecs,
-			 "sections", secs, "by_type", json_by_type(img->ehdr.e_machine, &fs->types),
-			 "symbols", json_symbols(fs->by_symclass, &fs->distinct_symbols), "dynamic",
-			 json_dynamic(fs), "sizes", "text", (json_int_t)fs->sizes.text, "data",
-			 (json_int_t)fs->sizes.data, "bss", (json_int_t)fs->sizes.bss,
-			 "compressed_sections", json_compressed(&fs->compressed));
+		      " s:{s:I, s:I, s:I}, s:o}",
+		      "path", img->path, "elf", ep_json_elf(img), "kernel_module",
+		      fs->kernel_module, "file_size", (json_int_t)blob->file_size, "compression",
+		      ep_compression_name(blob->compression), "image_size", (json_int_t)blob->size,
+		      "relocations", "total", (json_int_t)fs->relocations, "sections_count",
+		      (json_int_t)fs->nsecs, "sections", secs, "by_type",
+		      json_by_type(img->ehdr.e_machine, &fs->types), "symbols",
+		      json_symbols(fs->by_symclass, &fs->distinct_symbols), "dynamic",
+		      json_dynamic(fs), "sizes", "text", (json_int_t)fs->sizes.text, "data",
+		      (json_int_t)fs->sizes.data, "bss", (json_int_t)fs->sizes.bss,
+		      "compressed_sections", json_compressed(&fs->compressed));
 	if (o)
 		ep_json_input_keys(o, blob);
 	return o;
@@ -538,8 +538,8 @@ static json_t *totals_json(struct stats_run *run)
 						     (json_int_t)run->tops[i].relocations));
 	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I}, s:o, s:o, s:o}", "files",
 			 (json_int_t)run->nfiles, "files_failed", (json_int_t)run->nfailed,
-			 "skipped", (json_int_t)ep_inputs_skipped(),
-			 "relocations", (json_int_t)run->relocations, "relocation_sections",
+			 "skipped", (json_int_t)ep_inputs_skipped(), "relocations",
+			 (json_int_t)run->relocations, "relocation_sections",
 			 (json_int_t)run->reloc_sections, "sizes", "text",
 			 (json_int_t)run->sizes.text, "data", (json_int_t)run->sizes.data, "bss",
 			 (json_int_t)run->sizes.bss, "compressed_sections",

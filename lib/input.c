@@ -66,7 +66,7 @@ int ep_parse_size(const char *s, uint64_t *bytes)
 	static const struct {
 		const char *suffix;
 		unsigned int shift;
-	} units[] = { { "", 0 },     { "K", 10 },   { "M", 20 },   { "G", 30 },
+	} units[] = { { "", 0 },     { "K", 10 },   { "M", 20 },  { "G", 30 },
 		      { "KiB", 10 }, { "MiB", 20 }, { "GiB", 30 } };
 	unsigned long long v;
 	char *end;
@@ -92,8 +92,8 @@ int ep_parse_size(const char *s, uint64_t *bytes)
 /* The error of a decoder that would go past the cap. */
 static int over_cap(const struct ep_blob *b, struct ep_error *err)
 {
-	return ep_error_set(err, EP_ENOMEM, "%s: %s data decodes to more than %" PRIu64
-			    " bytes (--max-size)",
+	return ep_error_set(err, EP_ENOMEM,
+			    "%s: %s data decodes to more than %" PRIu64 " bytes (--max-size)",
 			    b->path, ep_compression_name(b->compression), max_size);
 }
 
@@ -168,8 +168,8 @@ static void outbuf_finish(struct outbuf *o, struct ep_blob *b)
  * size, with no window buffer to copy through and no growing.  The context
  * is made once per process (each worker has its own) and reused.
  */
-static int decode_zstd_oneshot(struct ep_blob *b, const unsigned char *src, size_t n,
-			       uint64_t want, struct ep_error *err)
+static int decode_zstd_oneshot(struct ep_blob *b, const unsigned char *src, size_t n, uint64_t want,
+			       struct ep_error *err)
 {
 	static ZSTD_DCtx *dctx;
 	unsigned char *buf;
@@ -600,18 +600,21 @@ void ep_blob_close(struct ep_blob *b)
 }
 
 /* Files listed, by identity: an open-addressing hash set of (st_dev, st_ino). */
+struct inode_key {
+	dev_t dev;
+	ino_t ino;
+	bool used;
+};
+
 struct ep_inode_set {
-	struct inode_key {
-		dev_t dev;
-		ino_t ino;
-		bool used;
-	} *slots;
+	struct inode_key *slots;
 	size_t n, cap; /* cap: a power of two */
 };
 
 static size_t inode_hash(dev_t dev, ino_t ino)
 {
-	uint64_t h = ((uint64_t)ino * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)dev * 0xc2b2ae3d27d4eb4full);
+	uint64_t h =
+		((uint64_t)ino * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)dev * 0xc2b2ae3d27d4eb4full);
 
 	return (size_t)(h ^ (h >> 29));
 }
@@ -817,9 +820,8 @@ static int ar_error(struct ep_pathlist *pl, const char *path, uint64_t offset, c
 	struct ep_member m = { 0 };
 
 	m.archive = strdup(path);
-	if (!m.archive ||
-	    asprintf(&m.error, "%s: the member header at offset %" PRIu64 " %s", path, offset,
-		     why) < 0) {
+	if (!m.archive || asprintf(&m.error, "%s: the member header at offset %" PRIu64 " %s", path,
+				   offset, why) < 0) {
 		free(m.archive);
 		return ep_error_set(err, EP_ENOMEM, "%s: out of memory", path);
 	}
@@ -865,9 +867,9 @@ static int list_archive(struct ep_pathlist *pl, const char *path, const unsigned
 			return ar_error(pl, path, pos, "is not an ar member header", err);
 		data = pos + sizeof(*h);
 		/* A thin archive stores only its tables; members are files of their own. */
-		stored = !thin || (h->ar_name[0] == '/' &&
-				   (h->ar_name[1] == ' ' || h->ar_name[1] == '/' ||
-				    h->ar_name[1] == 'S'));
+		stored = !thin ||
+			 (h->ar_name[0] == '/' &&
+			  (h->ar_name[1] == ' ' || h->ar_name[1] == '/' || h->ar_name[1] == 'S'));
 		if (stored && !ep_range_ok(data, asize, size))
 			return ar_error(pl, path, pos, "declares more bytes than the archive has",
 					err);
@@ -963,8 +965,7 @@ int ep_blob_open_entry(struct ep_blob *b, const struct ep_pathlist *pl, size_t i
 		return ep_error_set(err, EP_EMALFORMED, "%s", m->error);
 	}
 	/* A thin archive's member is a whole file; a regular one's, a part. */
-	rc = open_part(b, pl->paths[i], m->file, m->offset, m->size, m->offset == 0, populate,
-		       err);
+	rc = open_part(b, pl->paths[i], m->file, m->offset, m->size, m->offset == 0, populate, err);
 	b->archive = m->archive;
 	b->member = m->name;
 	return rc;

@@ -55,7 +55,7 @@ const char *ep_compression_name(enum ep_compression c);
 enum ep_compression ep_compression_sniff(const unsigned char *head, size_t n);
 
 /* The magic of an ar archive (binutils include/aout/ar.h), 8 bytes each. */
-#define EP_ARMAG  "!<arch>\n"
+#define EP_ARMAG   "!<arch>\n"
 #define EP_THINMAG "!<thin>\n"
 
 /* A file's bytes, or an archive member's, ready for ep_image_open(). */
@@ -195,8 +195,8 @@ const char *ep_pathlist_file(const struct ep_pathlist *pl, size_t i);
  * and blob->member set.  An entry with members[i].error fails with that
  * message (EP_EMALFORMED).
  */
-int ep_blob_open_entry(struct ep_blob *blob, const struct ep_pathlist *pl, size_t i,
-		       bool populate, struct ep_error *err);
+int ep_blob_open_entry(struct ep_blob *blob, const struct ep_pathlist *pl, size_t i, bool populate,
+		       struct ep_error *err);
 
 /* Free the list's strings and array. */
 void ep_pathlist_free(struct ep_pathlist *pl);

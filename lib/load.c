@@ -652,7 +652,8 @@ int ep_load_prime(const struct ep_load_plan *plan, struct ep_error *err)
 		if (!smallest[c])
 			continue;
 		rc = ep_blob_open_part(&b, smallest[c]->path, smallest[c]->path,
-				       smallest[c]->part_offset, smallest[c]->part_size, false, err);
+				       smallest[c]->part_offset, smallest[c]->part_size, false,
+				       err);
 		if (rc)
 			return rc;
 		ep_blob_close(&b);

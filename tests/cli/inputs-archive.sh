@@ -125,8 +125,8 @@ head -c 16 "$T/d/kmod.o" >"$T/short.o"
 rc=0
 "$ELFPLT" stats --json -o "$T/out" "$T/cut.a" 2>"$T/err" || rc=$?
 check "short member: exit status" 1 "$rc"
-check "short member: the error" "elfplt: $T/cut.a(short.o): file ends inside the ELF header (16 bytes)" \
-	"$(cat "$T/err")"
+check "short member: the error" \
+	"elfplt: $T/cut.a(short.o): file ends inside the ELF header (16 bytes)" "$(cat "$T/err")"
 check "short member: the one after it analysed" "null truncated null" \
 	"$(jqr "$T/out" '[.files[].error.code] | map(tostring) | join(" ")')"
 # The archive magic and then 60 bytes that are no member header (no "`\n").
@@ -145,8 +145,9 @@ check "truncated archive: exit status" 1 "$rc"
 check "truncated archive: members before the cut reported" \
 	"$T/trunc.a(kmod.o) $T/trunc.a(plt.o) $T/trunc.a(a-member-name-longer-than-15.o) $T/trunc.a" \
 	"$(jqr "$T/out" '[.files[].path] | join(" ")')"
-grep -q "^elfplt: $T/trunc.a: the member header at offset [0-9]* declares more bytes than the archive has\$" \
-	"$T/err" || fail "truncated archive: the error: $(cat "$T/err")"
+want="the member header at offset [0-9]* declares more bytes than the archive has"
+grep -q "^elfplt: $T/trunc.a: $want\$" "$T/err" ||
+	fail "truncated archive: the error: $(cat "$T/err")"
 
 # An empty archive yields no ELF file: the warning, exit 0.
 printf '!<arch>\n' >"$T/empty.a"
