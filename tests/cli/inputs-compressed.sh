@@ -124,8 +124,13 @@ rc=0
 "$ELFPLT" stats --max-size=2MiB "$T/bomb.xz" >/dev/null 2>"$T/err" || rc=$?
 check "--max-size=2MiB: the error" \
 	"elfplt: $T/bomb.xz: xz data decodes to more than 2097152 bytes (--max-size)" "$(cat "$T/err")"
-rc=0
-"$ELFPLT" stats --max-size=1X "$f" >/dev/null 2>"$T/err" || rc=$?
-check "--max-size=1X: usage error" 2 "$rc"
+for bad in 1X 0 -1 "" 17179869184G; do
+	rc=0
+	"$ELFPLT" stats --max-size="$bad" "$f" >/dev/null 2>"$T/err" || rc=$?
+	check "--max-size=$bad: usage error" 2 "$rc"
+done
+check "--max-size=1X: the message" \
+	"elfplt: --max-size takes a number of bytes, optionally with K, M, G (KiB, MiB, GiB), not '1X'" \
+	"$("$ELFPLT" --max-size=1X stats "$f" 2>&1 | head -n 1)"
 
 done_testing
