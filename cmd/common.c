@@ -394,6 +394,10 @@ static void progress_update(struct progress *p, size_t done)
 struct outcome {
 	int rc;	      /* 0, or a negative ep_errcode with err filled */
 	bool quiet;   /* a walked file that is not ELF: pass over */
+	bool archive; /* a walked file that is an ar archive: list its members in its place */
+	bool dup;     /* a walked file taken before by another hard link: not reported */
+	bool has_id;  /* a whole file that opened: dev and ino are its identity */
+	uint64_t dev, ino;
 	void *result; /* compute()'s bytes (malloc'd), when rc is 0 */
 	size_t result_len;
 	struct ep_error err;
@@ -406,8 +410,9 @@ struct run {
 	ep_emit_fn emit;
 	ep_error_fn on_error;
 	void *ctx;
-	FILE *out;		   /* the report */
-	struct progress *progress; /* the calling process's; workers never draw */
+	FILE *out;		    /* the report */
+	struct progress *progress;  /* the calling process's; workers never draw */
+	struct ep_inode_set **seen; /* the files taken so far; NULL in a worker */
 };
 
 /*
@@ -426,6 +431,18 @@ static const char *shown_name(const char *path, char **clean)
 	return *clean;
 }
 
+/*
+ * In the main process, in input order: whether input i, which opened as
+ * o says, is a file the walk reached before by another hard link (the
+ * first name in the walk's order is the one reported).  A named file is
+ * always taken, and marks the file as taken.
+ */
+static bool taken_before(const struct run *r, size_t i, const struct outcome *o)
+{
+	return r->seen && o->has_id && ep_inode_set_add(r->seen, o->dev, o->ino) == 1 &&
+	       r->pl->walked[i];
+}
+
 /* Open input i, compute on it, close it: the part a worker process may do. */
 static void process(const struct run *r, size_t i, struct outcome *o)
 {
@@ -435,14 +452,22 @@ static void process(const struct run *r, size_t i, struct outcome *o)
 	struct ep_blob blob;
 	struct ep_image img;
 
-	o->result = NULL;
-	o->result_len = 0;
-	o->quiet = false;
-	o->err.code = EP_OK;
-	o->err.message[0] = '\0';
+	memset(o, 0, sizeof(*o));
 	o->rc = ep_blob_open_entry(&blob, r->pl, i, r->populate, &o->err);
 	if (o->rc) {
 		o->quiet = pass_over(r->pl, i, NULL, &o->err);
+		free(clean);
+		return;
+	}
+	o->has_id = !r->pl->members[i].archive;
+	o->dev = blob.st_dev;
+	o->ino = blob.st_ino;
+	o->dup = taken_before(r, i, o);
+	/* The walk lists files unopened: an archive among them shows here. */
+	o->archive = r->pl->walked[i] && !r->pl->members[i].archive &&
+		     blob.compression == EP_COMP_NONE && ep_is_archive(blob.bytes, blob.size);
+	if (o->dup || o->archive) {
+		ep_blob_close(&blob);
 		free(clean);
 		return;
 	}
@@ -499,6 +524,9 @@ struct wire {
 	uint32_t quiet;
 	uint32_t message_len; /* bytes of err.message, without its NUL */
 	uint64_t result_len;
+	uint32_t archive;
+	uint32_t has_id;
+	uint64_t dev, ino;
 };
 
 static bool write_all(int fd, const void *buf, size_t n)
@@ -539,15 +567,23 @@ static bool read_all(int fd, void *buf, size_t n)
 extern void __lsan_do_leak_check(void) __attribute__((weak));
 
 /* Worker k of jobs: inputs k, k + jobs, k + 2 jobs, ... in order into fd. */
-static void worker(const struct run *r, unsigned int k, unsigned int jobs, int fd)
+static void worker(const struct run *main_run, unsigned int k, unsigned int jobs, int fd)
 {
+	struct run local = *main_run, *r = &local;
 	struct outcome o;
 	struct wire w;
 	size_t i;
 
+	local.seen = NULL; /* which link is taken is for the main process to say */
 	for (i = k; i < r->pl->count; i += jobs) {
 		process(r, i, &o);
-		w = (struct wire){ .rc = o.rc, .code = o.err.code, .quiet = o.quiet };
+		w = (struct wire){ .rc = o.rc,
+				   .code = o.err.code,
+				   .quiet = o.quiet,
+				   .archive = o.archive,
+				   .has_id = o.has_id,
+				   .dev = o.dev,
+				   .ino = o.ino };
 		if (o.rc)
 			w.message_len = (uint32_t)strnlen(o.err.message, sizeof(o.err.message) - 1);
 		w.result_len = o.rc ? 0 : o.result_len;
@@ -572,6 +608,10 @@ static bool receive(const struct run *r, size_t i, int fd, struct outcome *o)
 		return false;
 	o->rc = w.rc;
 	o->quiet = w.quiet;
+	o->archive = w.archive;
+	o->has_id = w.has_id;
+	o->dev = w.dev;
+	o->ino = w.ino;
 	o->err.code = (enum ep_errcode)w.code;
 	if (!read_all(fd, o->err.message, w.message_len))
 		return false;
@@ -625,6 +665,41 @@ static unsigned int start_workers(const struct run *r, unsigned int jobs, int *f
 	return k;
 }
 
+/*
+ * Input i, found by a walk, is an ar archive: list its members and analyse
+ * them here, in order, in its place.  *found (may be NULL) becomes true
+ * when one is ELF.  Returns false when any failed.
+ */
+static bool expand_here(const struct run *r, size_t i, bool *found)
+{
+	struct ep_pathlist sub = { 0 };
+	struct run members = *r;
+	const char *path = r->pl->paths[i];
+	struct outcome o = { 0 };
+	bool ok = true;
+	size_t j;
+
+	members.pl = &sub;
+	if (ep_pathlist_expand(&sub, &path, 1, &o.err)) {
+		o.rc = -(int)o.err.code;
+		ep_pathlist_free(&sub);
+		return finish(r, i, &o);
+	}
+	for (j = 0; j < sub.count; j++) {
+		process(&members, j, &o);
+		if (o.dup || o.archive) /* it changed since: it was no archive after all */
+			continue;
+		if (!o.quiet && found)
+			*found = true;
+		if (o.quiet)
+			nskipped++;
+		if (!finish(&members, j, &o))
+			ok = false;
+	}
+	ep_pathlist_free(&sub);
+	return ok;
+}
+
 int ep_for_each_image_jobs(const struct ep_global *g, const char *const *paths, size_t n,
 			   bool populate, ep_compute_fn compute, ep_emit_fn emit,
 			   ep_error_fn on_error, void *ctx)
@@ -632,7 +707,8 @@ int ep_for_each_image_jobs(const struct ep_global *g, const char *const *paths, 
 	struct ep_pathlist pl = { 0 };
 	struct ep_error err = { 0 };
 	struct progress progress = { 0 };
-	struct run r = { &pl, populate, compute, emit, on_error, ctx, g->out, &progress };
+	struct ep_inode_set *seen = NULL;
+	struct run r = { &pl, populate, compute, emit, on_error, ctx, g->out, &progress, &seen };
 	unsigned int jobs = g->jobs ? g->jobs : ep_jobs_default();
 	bool alive[EP_JOBS_MAX] = { false };
 	int fd[EP_JOBS_MAX];
@@ -701,12 +777,21 @@ int ep_for_each_image_jobs(const struct ep_global *g, const char *const *paths, 
 		}
 		while (a < n && i >= ends[a])
 			a++;
-		if (a < n && !o.quiet)
-			found[a] = true;
-		if (o.quiet)
-			nskipped++;
-		if (!finish(&r, i, &o))
-			status = EP_EXIT_FAILED;
+		if (started && alive[k] && taken_before(&r, i, &o))
+			o.dup = true; /* a worker's: the main process knows what was taken */
+		if (o.dup) {
+			free(o.result);
+		} else if (o.archive) {
+			if (!expand_here(&r, i, a < n ? &found[a] : NULL))
+				status = EP_EXIT_FAILED;
+		} else {
+			if (a < n && !o.quiet)
+				found[a] = true;
+			if (o.quiet)
+				nskipped++;
+			if (!finish(&r, i, &o))
+				status = EP_EXIT_FAILED;
+		}
 		progress_update(&progress, i + 1);
 	}
 	progress_clear(&progress);
@@ -727,6 +812,7 @@ out:
 	free(ends);
 	free(found);
 	ep_pathlist_free(&pl);
+	ep_inode_set_free(seen);
 	return status;
 }
 

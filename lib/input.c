@@ -575,6 +575,10 @@ out:
 	b->path = path;
 	b->file = file;
 	b->file_offset = offset;
+	if (!rc) {
+		b->st_dev = (uint64_t)st.st_dev;
+		b->st_ino = (uint64_t)st.st_ino;
+	}
 	return rc;
 }
 
@@ -601,8 +605,7 @@ void ep_blob_close(struct ep_blob *b)
 
 /* Files listed, by identity: an open-addressing hash set of (st_dev, st_ino). */
 struct inode_key {
-	dev_t dev;
-	ino_t ino;
+	uint64_t dev, ino;
 	bool used;
 };
 
@@ -611,7 +614,7 @@ struct ep_inode_set {
 	size_t n, cap; /* cap: a power of two */
 };
 
-static size_t inode_hash(dev_t dev, ino_t ino)
+static size_t inode_hash(uint64_t dev, uint64_t ino)
 {
 	uint64_t h =
 		((uint64_t)ino * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)dev * 0xc2b2ae3d27d4eb4full);
@@ -619,8 +622,7 @@ static size_t inode_hash(dev_t dev, ino_t ino)
 	return (size_t)(h ^ (h >> 29));
 }
 
-/* Add (dev, ino) to *set; 1 when it was there already, 0 when added, -1 out of memory. */
-static int inode_add(struct ep_inode_set **setp, dev_t dev, ino_t ino)
+int ep_inode_set_add(struct ep_inode_set **setp, uint64_t dev, uint64_t ino)
 {
 	struct ep_inode_set *set = *setp;
 	struct inode_key *old;
@@ -645,7 +647,7 @@ static int inode_add(struct ep_inode_set **setp, dev_t dev, ino_t ino)
 		set->n = 0;
 		for (i = 0; i < oldcap; i++)
 			if (old[i].used)
-				inode_add(setp, old[i].dev, old[i].ino);
+				ep_inode_set_add(setp, old[i].dev, old[i].ino);
 		free(old);
 	}
 	for (j = inode_hash(dev, ino) & (set->cap - 1);; j = (j + 1) & (set->cap - 1)) {
@@ -657,6 +659,13 @@ static int inode_add(struct ep_inode_set **setp, dev_t dev, ino_t ino)
 	set->slots[j] = (struct inode_key){ dev, ino, true };
 	set->n++;
 	return 0;
+}
+
+void ep_inode_set_free(struct ep_inode_set *set)
+{
+	if (set)
+		free(set->slots);
+	free(set);
 }
 
 /* Append an entry named path; m (copied, its strings taken over) for a member. */
@@ -902,37 +911,29 @@ static int list_archive(struct ep_pathlist *pl, const char *path, const unsigned
 }
 
 /*
- * A file, named or found by the walk: listed as it is, or as the members of
- * the archive it is.  A file found again by another hard link is not.
+ * A file named as a PATH: listed as it is, or as the members of the
+ * archive it is.  (A file a walk finds is listed without being opened:
+ * an archive among them is for the caller to expand when it opens it.)
  */
-static int add_file(struct ep_pathlist *pl, const char *path, bool walked, struct ep_error *err)
+static int add_file(struct ep_pathlist *pl, const char *path, struct ep_error *err)
 {
 	unsigned char head[8];
 	struct stat st;
 	void *map;
-	int fd, rc, seen;
+	int fd, rc;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0) /* its open in ep_blob_open() reports it, or passes over */
-		return push(pl, path, walked, err);
-	if (fstat(fd, &st) != 0) {
+	if (fd < 0) /* its open in ep_blob_open() reports it */
+		return push(pl, path, false, err);
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 8 ||
+	    pread(fd, head, 8, 0) != 8 || !ep_is_archive(head, 8)) {
 		close(fd);
-		return push(pl, path, walked, err);
-	}
-	seen = inode_add(&pl->seen, st.st_dev, st.st_ino);
-	if (seen < 0 || (seen && walked)) {
-		close(fd);
-		return seen < 0 ? ep_error_set(err, EP_ENOMEM, "%s: out of memory", path) : 0;
-	}
-	if (!S_ISREG(st.st_mode) || st.st_size < 8 || pread(fd, head, 8, 0) != 8 ||
-	    (memcmp(head, EP_ARMAG, 8) != 0 && memcmp(head, EP_THINMAG, 8) != 0)) {
-		close(fd);
-		return push(pl, path, walked, err);
+		return push(pl, path, false, err);
 	}
 	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (map == MAP_FAILED) /* ep_blob_open() says why */
-		return push(pl, path, walked, err);
+		return push(pl, path, false, err);
 	/* Guarded like a blob's mapping: a file that shrinks is read as zeros. */
 	if (live_add(map, (size_t)st.st_size)) {
 		munmap(map, (size_t)st.st_size);
@@ -942,6 +943,11 @@ static int add_file(struct ep_pathlist *pl, const char *path, bool walked, struc
 	live_remove(map);
 	munmap(map, (size_t)st.st_size);
 	return rc;
+}
+
+bool ep_is_archive(const unsigned char *head, size_t n)
+{
+	return n >= 8 && (memcmp(head, EP_ARMAG, 8) == 0 || memcmp(head, EP_THINMAG, 8) == 0);
 }
 
 const char *ep_pathlist_file(const struct ep_pathlist *pl, size_t i)
@@ -1079,7 +1085,7 @@ static int walk(struct ep_pathlist *pl, const char *dir, const struct ancestor *
 		if (type == DT_DIR)
 			rc = walk(pl, p, &self, err);
 		else if (type == DT_REG)
-			rc = add_file(pl, p, true, err);
+			rc = push(pl, p, true, err);
 		free(p);
 	}
 	for (i = 0; i < n; i++)
@@ -1101,7 +1107,7 @@ int ep_pathlist_expand(struct ep_pathlist *pl, const char *const *paths, size_t 
 		if (stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode))
 			rc = walk(pl, paths[i], NULL, err);
 		else
-			rc = add_file(pl, paths[i], false, err);
+			rc = add_file(pl, paths[i], err);
 		if (rc)
 			return rc;
 	}
@@ -1122,8 +1128,5 @@ void ep_pathlist_free(struct ep_pathlist *pl)
 	free(pl->paths);
 	free(pl->walked);
 	free(pl->members);
-	if (pl->seen)
-		free(pl->seen->slots);
-	free(pl->seen);
 	memset(pl, 0, sizeof(*pl));
 }

@@ -19,8 +19,6 @@
 
 #include "lib/error.h"
 
-struct ep_inode_set;
-
 /*
  * The cap on a decompressed image, in bytes, against zstd, xz and gzip
  * bombs: a compressed input (a whole file, an archive member) that decodes
@@ -79,9 +77,23 @@ struct ep_blob {
 	 */
 	const char *file;
 	uint64_t file_offset;
-	const char *archive; /* a member's archive as named, else NULL */
-	const char *member;  /* a member's name in its archive, else NULL */
+	const char *archive;	 /* a member's archive as named, else NULL */
+	const char *member;	 /* a member's name in its archive, else NULL */
+	uint64_t st_dev, st_ino; /* file's identity (fstat), for hard links */
 };
+
+/* head[0..n) starts with EP_ARMAG or EP_THINMAG. */
+bool ep_is_archive(const unsigned char *head, size_t n);
+
+/*
+ * A set of files by identity (st_dev, st_ino), to take a file reached by
+ * several hard links once.  *set starts NULL.  ep_inode_set_add() returns
+ * 1 when (dev, ino) was in the set already, 0 when it was added, -1 when
+ * memory ran out.
+ */
+struct ep_inode_set;
+int ep_inode_set_add(struct ep_inode_set **set, uint64_t dev, uint64_t ino);
+void ep_inode_set_free(struct ep_inode_set *set);
 
 /*
  * Open path: map it read-only or decode it.  populate asks the kernel to
@@ -153,7 +165,6 @@ struct ep_pathlist {
 	struct ep_member *members; /* members[i].archive: entry i is an archive member */
 	size_t count;
 	size_t cap;
-	struct ep_inode_set *seen; /* files listed, by st_dev and st_ino */
 };
 
 /*
@@ -167,21 +178,21 @@ struct ep_pathlist {
  * relative to the archive's directory.  An archive whose headers are
  * broken gives an entry for the archive with members[i].error set at the
  * point where listing stopped.  A directory is walked recursively and gives
- * all its regular files (and archives' members), each directory's files in
- * strcmp() order, so runs are reproducible; symbolic links inside it are not
- * followed (one named in paths is).  Every file the walk found is marked
- * walked[i]: the caller should pass over quietly one that turns out not to
- * be ELF (no ELF magic, directly or after decompression) or that is gone,
- * and report one it may not read (EACCES, EPERM), which could be a module.
- * A file the walk finds again by another hard link (the same st_dev and
- * st_ino as one listed before, named or walked) is listed only the first
- * time.  Returns 0, or a negative ep_errcode (EP_ENOMEM) with err filled.
- * A path that does not exist (or loops: ELOOP) is listed like a file, for
- * ep_blob_open() to report; so is a directory below it that cannot be read
- * (EACCES, or a path longer than PATH_MAX: ENAMETOOLONG), not marked walked.
- * Trees of any depth are walked; a directory that is its own ancestor (a
- * bind mount loop) only once.  Each file is opened once here to read its
- * first 8 bytes (archive or not) and fstat()ed (its identity).
+ * all its regular files, each directory's files in strcmp() order, so runs
+ * are reproducible; symbolic links inside it are not followed (one named in
+ * paths is).  The walk does not open the files it lists: every one is
+ * marked walked[i]; the caller should pass over quietly one that turns out
+ * not to be ELF (no ELF magic, directly or after decompression) or that is
+ * gone, report one it may not read (EACCES, EPERM), which could be a module,
+ * expand one that is an archive (ep_is_archive() on its bytes: expanding
+ * its path lists its members) and take a file reached by several hard links
+ * once (ep_inode_set_add() on the blob's st_dev and st_ino).  Returns 0, or
+ * a negative ep_errcode (EP_ENOMEM) with err filled.  A path that does not
+ * exist (or loops: ELOOP) is listed like a file, for ep_blob_open() to
+ * report; so is a directory below it that cannot be read (EACCES, or a path
+ * longer than PATH_MAX: ENAMETOOLONG), not marked walked.  Trees of any
+ * depth are walked; a directory that is its own ancestor (a bind mount
+ * loop) only once.
  */
 int ep_pathlist_expand(struct ep_pathlist *pl, const char *const *paths, size_t n,
 		       struct ep_error *err);

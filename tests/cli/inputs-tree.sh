@@ -35,8 +35,14 @@ printf '\177EL' >"$R/zz/short"
 # One ELF file inside an archive too: 3 ELF inputs in all.
 (cd "$R/zz" && cp ../b.ko member.o && ar rc objs.a member.o && rm member.o) || fail "ar rc objs.a"
 
-for cmd in stats plt load; do
-	[ $cmd = load ] && set -- --repeat 1 || set --
+# stats with one job (everything in the main process) and with worker
+# processes (the main process decides which link is first); plt and load.
+for cmd in "stats -j 1" "stats -j 2" "stats -j 3" plt load; do
+	case $cmd in
+	load) set -- --repeat 1 ;;
+	stats*) set -- -j "${cmd#stats -j }"; cmd=stats ;;
+	*) set -- ;;
+	esac
 	"$ELFPLT" "$cmd" "$@" --json -o "$T/out" "$R" 2>"$T/err" || fail "$cmd exited $?"
 	check "$cmd: no message" "" "$(cat "$T/err")"
 	check "$cmd: each file once, by its first name" \
