@@ -70,7 +70,9 @@ int ep_global_option(struct ep_global *g, int c, const char *arg)
 				arg);
 			return -1;
 		}
+		/* One cap for whole files and for SHF_COMPRESSED sections alike. */
 		ep_input_set_max_size(size);
+		ep_section_decoded_max_set(size);
 		return 1;
 	}
 	return 0;

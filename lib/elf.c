@@ -275,10 +275,9 @@ void ep_section_decoded_max_set(uint64_t bytes)
 }
 
 /*
- * The cap on decoded SHF_COMPRESSED bytes, per section and per image.
- * SWITCH POINT: when the run-time --max-size cap lands (lib/input.h), cmd/
- * passes it to ep_section_decoded_max_set(), or this returns it directly;
- * and the messages of check_chdr() and decode_section() say "(--max-size)".
+ * The cap on decoded SHF_COMPRESSED bytes, per section and per image:
+ * cmd/common.c passes --max-size (lib/input.h's cap) to
+ * ep_section_decoded_max_set().
  */
 static uint64_t section_decoded_cap(void)
 {

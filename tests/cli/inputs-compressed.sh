@@ -133,4 +133,25 @@ check "--max-size=1X: the message" \
 	"elfplt: --max-size takes a number of bytes, optionally with K, M, G (KiB, MiB, GiB), not '1X'" \
 	"$("$ELFPLT" --max-size=1X stats "$f" 2>&1 | head -n 1)"
 
+# The same cap holds for an SHF_COMPRESSED section: gas compresses .debug_info
+# of tests/fixtures/compressed-debug.c; its ch_size (readelf -t, hex) is over
+# a --max-size of one byte less, so opening the object fails, and is not
+# over a --max-size of exactly it.
+: "${CC:=cc}"
+if [ "${READELF:-no}" != no ] && "$CC" -g -O1 -c -Wa,--compress-debug-sections=zlib \
+	"$FIXTURES/compressed-debug.c" -o "$T/debug.o" 2>/dev/null; then
+	ch=$("$READELF" -tW "$T/debug.o" | awk '/\] \.debug_info$/ { f = 1; next }
+		f && /ZLIB/ { sub(",", "", $2); print $2; exit }')
+	ch=$((0x$ch))
+	rc=0
+	"$ELFPLT" stats --max-size=$((ch - 1)) "$T/debug.o" >/dev/null 2>"$T/err" || rc=$?
+	check "section over --max-size: exit status" 1 "$rc"
+	grep -q "ch_size $ch bytes exceeds the $((ch - 1))-byte cap on a decoded section" \
+		"$T/err" || fail "section over --max-size: $(cat "$T/err")"
+	"$ELFPLT" stats --max-size=$ch "$T/debug.o" >/dev/null 2>"$T/err" ||
+		fail "section at --max-size: $(cat "$T/err")"
+else
+	echo "SKIP: $CC cannot compress debug sections with zlib: no section cap check"
+fi
+
 done_testing
