@@ -24,12 +24,13 @@ echo "modules: $xzdir ($plain612), $zstdir ($plain61)"
 # below DIR without SUFFIX, a tab, and the file's object without the keys
 # that legitimately differ between a compressed file and its plain twin
 # (plt's objects have no compression or file_size: del() passes over them);
-# then a line "(totals)", a tab and the totals.
+# then a line "(totals)", a tab and the totals but skipped (the non-ELF
+# files beside the modules, such as modules.dep, differ between the trees).
 keyed() {
 	"$JQ" -r --arg dir "$2/" --arg suffix "$3" '(.files[] |
 		"\(.path | ltrimstr($dir) | rtrimstr($suffix))\t\(
 			del(.path, .compression, .file_size) | tojson)"),
-		"(totals)\t\(.totals | tojson)"' "$1" | LC_ALL=C sort
+		"(totals)\t\(.totals | del(.skipped) | tojson)"' "$1" | LC_ALL=C sort
 }
 
 # run NAME ARGS...: elfplt ARGS into $T/NAME.json; it must succeed silently.
