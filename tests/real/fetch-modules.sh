@@ -66,7 +66,29 @@ for tool in apt-get apt-cache dpkg-deb; do
 	command -v "$tool" >/dev/null 2>&1 || skip "$tool not found (not a Debian system)"
 done
 
+# Our own sources list, not the host's: a minimal Debian 12 (debootstrap,
+# a cloud image) lists only "bookworm main", where the 6.12 kernels are not;
+# they come through bookworm-security and the point releases' updates.
+# ELFPLT_DEBIAN_MIRROR names another mirror of deb.debian.org/debian.
+mirror=${ELFPLT_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+[ -f "$keyring" ] || skip "$keyring not found (apt-get install debian-archive-keyring)"
+{
+	echo "deb [signed-by=$keyring] $mirror bookworm main"
+	echo "deb [signed-by=$keyring] $mirror bookworm-updates main"
+	echo "deb [signed-by=$keyring] ${mirror%/debian}/debian-security bookworm-security main"
+} >"$cache/apt/sources.list.new"
+if ! cmp -s "$cache/apt/sources.list.new" "$cache/apt/sources.list"; then
+	mv "$cache/apt/sources.list.new" "$cache/apt/sources.list"
+	rm -f "$cache/apt/lists/.updated" # other sources: update the lists now
+else
+	rm -f "$cache/apt/sources.list.new"
+fi
+mkdir -p "$cache/apt/sources.list.d"
+
 APT="-oAPT::Architecture=arm64 -oAPT::Architectures=arm64 \
+-oDir::Etc::SourceList=$cache/apt/sources.list \
+-oDir::Etc::SourceParts=$cache/apt/sources.list.d \
 -oDir::State::Lists=$cache/apt/lists -oDir::Cache=$cache/apt/cache \
 -oDir::State::Status=/dev/null -oDebug::NoLocking=1 -oAcquire::Retries=2"
 
