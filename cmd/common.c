@@ -122,51 +122,83 @@ static bool looks_like_input(const char *path)
 	       (n == 8 && (memcmp(head, EP_ARMAG, 8) == 0 || memcmp(head, EP_THINMAG, 8) == 0));
 }
 
-/*
- * The walk of dir lists the file ost describes, by any of its names: by
- * inode, not by path, as a hard link elsewhere or a symbolic link to a
- * file in the tree is the same file.  When the walk runs out of memory,
- * say so: better refuse an output than destroy an input.
- */
-static bool walk_lists(const char *dir, const struct stat *ost)
+/* path is the file ost describes, by any of its names (by inode: a hard link is the same file). */
+static bool same_file(const char *path, const struct stat *ost)
 {
-	struct ep_pathlist pl = { 0 };
-	struct ep_error err;
-	bool found;
 	struct stat st;
+
+	return stat(path, &st) == 0 && st.st_dev == ost->st_dev && st.st_ino == ost->st_ino;
+}
+
+/* The first 8 bytes of path are a thin archive's magic. */
+static bool is_thin_archive(const char *path)
+{
+	unsigned char head[8];
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return false;
+	n = read(fd, head, sizeof(head));
+	close(fd);
+	return n == 8 && memcmp(head, EP_THINMAG, 8) == 0;
+}
+
+/*
+ * Whether the run of pl (the inputs, expanded as the run expands them) reads
+ * the file ost describes: an archive member's file (a thin archive's members
+ * are files of their own, named in it: inputs as much as the archive), a
+ * walked file when walked_too (the output looks like an input: a walk
+ * passes over anything else), or a member of a thin archive a walk found
+ * (the run lists those when it opens the archive).  When listing runs out
+ * of memory, say so: better refuse an output than destroy an input.
+ */
+static bool list_reads(const struct ep_pathlist *pl, const struct stat *ost, bool walked_too)
+{
+	struct ep_pathlist sub = { 0 };
+	struct ep_error err;
+	const char *path;
+	bool found = false;
 	size_t i;
 
-	found = ep_pathlist_expand(&pl, &dir, 1, &err) != 0;
-	for (i = 0; i < pl.count && !found; i++)
-		found = stat(ep_pathlist_file(&pl, i), &st) == 0 && st.st_dev == ost->st_dev &&
-			st.st_ino == ost->st_ino;
-	ep_pathlist_free(&pl);
+	for (i = 0; i < pl->count && !found; i++) {
+		path = pl->paths[i];
+		if (pl->members[i].archive) {
+			found = same_file(ep_pathlist_file(pl, i), ost);
+		} else if (pl->walked[i]) {
+			found = walked_too && same_file(path, ost);
+			if (!found && is_thin_archive(path)) {
+				found = ep_pathlist_expand(&sub, &path, 1, &err) != 0 ||
+					list_reads(&sub, ost, false);
+				ep_pathlist_free(&sub);
+			}
+		}
+	}
 	return found;
 }
 
 /*
  * Opening the output truncates it: refuse an output that is one of the
- * inputs, or an ELF file that the walk of an input directory would take.
+ * inputs, a member file of a thin archive among them, or an ELF file that
+ * the walk of an input directory would take.
  */
 static bool output_is_input(const char *output, const struct ep_paths *in)
 {
-	struct stat ost, st;
-	bool clash = false, elf = false, sniffed = false;
+	struct ep_pathlist pl = { 0 };
+	struct ep_error err;
+	struct stat ost;
+	bool clash = false;
 	size_t i;
 
 	if (stat(output, &ost) != 0 || !S_ISREG(ost.st_mode))
 		return false; /* nothing there yet, or a device such as /dev/null */
-	for (i = 0; i < in->n && !clash; i++) {
-		if (stat(in->v[i], &st) != 0)
-			continue;
-		if (st.st_dev == ost.st_dev && st.st_ino == ost.st_ino) {
-			clash = true;
-		} else if (S_ISDIR(st.st_mode)) {
-			if (!sniffed)
-				elf = looks_like_input(output);
-			sniffed = true;
-			clash = elf && walk_lists(in->v[i], &ost);
-		}
+	for (i = 0; i < in->n && !clash; i++)
+		clash = same_file(in->v[i], &ost);
+	if (!clash) {
+		clash = ep_pathlist_expand(&pl, in->v, in->n, &err) != 0 ||
+			list_reads(&pl, &ost, looks_like_input(output));
+		ep_pathlist_free(&pl);
 	}
 	return clash;
 }
