@@ -182,6 +182,13 @@ struct ep_plt_section *ep_plt_section_add(struct ep_plt_result *res);
  * raw 16-bit st_shndx (SHN_XINDEX not resolved: the kernel compares the
  * field itself); every r_sym < nsyms.  Fills out's counting fields
  * (relocations .. leftover); out->group and names are the caller's.
+ * The minimum (slots_minimal) takes the same raw field: it is the loader's
+ * own rule for which branch needs a slot, with perfect duplicate detection.
+ * Resolving SHN_XINDEX for it would describe no module that loads: Linux's
+ * module loader has no extended section indexes (simplify_symbols() indexes
+ * the section headers by st_shndx as stored), so a module whose symbols sit
+ * in sections numbered 0xff00 and above is not loadable at all.
+ * `elfplt stats`, which describes the file and not a loader, resolves it.
  * Returns 0 or -EP_ENOMEM.
  */
 int ep_arm64_count_section(struct ep_rel *r, size_t n, const uint32_t *st_shndx, size_t nsyms,

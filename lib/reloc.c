@@ -146,6 +146,11 @@ uint32_t ep_symtab_shndx(const struct ep_symtab *st, size_t sym)
 	return shndx;
 }
 
+uint32_t ep_symtab_st_shndx(const struct ep_symtab *st, size_t sym)
+{
+	return sym_st_shndx(st, sym);
+}
+
 /* One RELR word in host order; libelf 0.188 leaves SHT_RELR untranslated. */
 static uint64_t relr_word(const struct ep_relsec *rs, size_t i)
 {

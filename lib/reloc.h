@@ -62,6 +62,14 @@ int ep_symtab_open(struct ep_image *img, size_t idx, struct ep_symtab *st, struc
  */
 uint32_t ep_symtab_shndx(const struct ep_symtab *st, size_t sym);
 
+/*
+ * Symbol sym's st_shndx as stored, SHN_XINDEX not resolved: what tells a
+ * reserved index (SHN_ABS, SHN_COMMON, ...; gABI: SHN_LORESERVE to
+ * SHN_HIRESERVE, SHN_XINDEX excepted) from a section numbered 0xff00 or
+ * above, which is only ever reached through SHN_XINDEX.  sym < st->count.
+ */
+uint32_t ep_symtab_st_shndx(const struct ep_symtab *st, size_t sym);
+
 /* A relocation section, checked and ready to iterate. */
 struct ep_relsec {
 	struct ep_image *img;

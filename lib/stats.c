@@ -128,15 +128,16 @@ const char *ep_symclass_name(enum ep_symclass c)
 	return c < EP_SYM_NCLASS ? names[c] : "?";
 }
 
-enum ep_symclass ep_symclass_of(uint32_t r_sym, uint32_t sym_shndx, size_t target)
+enum ep_symclass ep_symclass_of(uint32_t r_sym, uint32_t st_shndx, uint32_t shndx, size_t target)
 {
 	if (r_sym == 0)
 		return EP_SYM_NONE;
-	if (sym_shndx == SHN_UNDEF)
+	if (shndx == SHN_UNDEF)
 		return EP_SYM_UNDEF;
-	if (sym_shndx >= SHN_LORESERVE && sym_shndx <= SHN_HIRESERVE)
+	/* Only the field as stored can be reserved: SHN_XINDEX leads to a section. */
+	if (st_shndx >= SHN_LORESERVE && st_shndx <= SHN_HIRESERVE && st_shndx != SHN_XINDEX)
 		return EP_SYM_ABS_COMMON;
-	return sym_shndx == target ? EP_SYM_SAME_SECTION : EP_SYM_OTHER_SECTION;
+	return shndx == target ? EP_SYM_SAME_SECTION : EP_SYM_OTHER_SECTION;
 }
 
 const char *ep_dynkind_name(enum ep_dynkind k)
@@ -227,7 +228,9 @@ int ep_stats_count(struct ep_relsec_stats *s, const struct ep_rel *r, size_t n,
 
 	for (i = 0; i < n; i++) {
 		uint32_t sym = r[i].r_sym;
-		uint32_t shndx = sym && sym < st->count ? ep_symtab_shndx(st, sym) : SHN_UNDEF;
+		bool valid = sym && sym < st->count;
+		uint32_t st_shndx = valid ? ep_symtab_st_shndx(st, sym) : SHN_UNDEF;
+		uint32_t shndx = valid ? ep_symtab_shndx(st, sym) : SHN_UNDEF;
 
 		/* Runs of one type are common (a function's CALL26s): skip the probe. */
 		if (!last || last->r_type != r[i].r_type)
@@ -239,7 +242,7 @@ int ep_stats_count(struct ep_relsec_stats *s, const struct ep_rel *r, size_t n,
 				return -EP_ENOMEM;
 			last = type_find(&s->types, r[i].r_type);
 		}
-		s->by_symclass[ep_symclass_of(sym, shndx, s->target)]++;
+		s->by_symclass[ep_symclass_of(sym, st_shndx, shndx, s->target)]++;
 		if (seen && sym)
 			seen[sym / 64] |= 1ULL << (sym % 64);
 	}

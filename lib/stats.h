@@ -58,7 +58,7 @@ enum ep_symclass {
 	EP_SYM_UNDEF,	      /* st_shndx SHN_UNDEF */
 	EP_SYM_SAME_SECTION,  /* defined in the relocation's target section */
 	EP_SYM_OTHER_SECTION, /* defined in another section */
-	EP_SYM_ABS_COMMON,    /* SHN_ABS, SHN_COMMON or another reserved index */
+	EP_SYM_ABS_COMMON,    /* st_shndx SHN_ABS, SHN_COMMON or another reserved index */
 	EP_SYM_NCLASS
 };
 
@@ -66,10 +66,15 @@ enum ep_symclass {
 const char *ep_symclass_name(enum ep_symclass c);
 
 /*
- * Class of a relocation with symbol r_sym whose st_shndx (SHN_XINDEX
- * resolved) is sym_shndx, in a relocation section whose sh_info is target.
+ * Class of a relocation with symbol r_sym, in a relocation section whose
+ * sh_info is target.  st_shndx is the symbol's field as stored
+ * (ep_symtab_st_shndx()): a reserved index there (SHN_LORESERVE to
+ * SHN_HIRESERVE, but SHN_XINDEX) is absolute or common; shndx is its section
+ * index with SHN_XINDEX resolved (ep_symtab_shndx()), compared with target.
+ * A section numbered 0xff00 or above is no reserved index: its symbols have
+ * st_shndx SHN_XINDEX and the number in SHT_SYMTAB_SHNDX (gABI).
  */
-enum ep_symclass ep_symclass_of(uint32_t r_sym, uint32_t sym_shndx, size_t target);
+enum ep_symclass ep_symclass_of(uint32_t r_sym, uint32_t st_shndx, uint32_t shndx, size_t target);
 
 /*
  * The dynamic relocation kinds of linked files, by the psABI name's suffix

@@ -45,16 +45,25 @@
 /* gABI: r_sym 0 is no symbol; SHN_UNDEF, SHN_ABS, SHN_COMMON are reserved. */
 static void test_symclass(void)
 {
-	CHECK(ep_symclass_of(0, 1, 1) == EP_SYM_NONE);
-	CHECK(ep_symclass_of(0, SHN_UNDEF, 1) == EP_SYM_NONE);
-	CHECK(ep_symclass_of(5, SHN_UNDEF, 1) == EP_SYM_UNDEF);
-	CHECK(ep_symclass_of(5, 1, 1) == EP_SYM_SAME_SECTION);
-	CHECK(ep_symclass_of(5, 2, 1) == EP_SYM_OTHER_SECTION);
-	CHECK(ep_symclass_of(5, SHN_ABS, 1) == EP_SYM_ABS_COMMON);
-	CHECK(ep_symclass_of(5, SHN_COMMON, 1) == EP_SYM_ABS_COMMON);
+	/* (r_sym, st_shndx as stored, section index resolved, target) */
+	CHECK(ep_symclass_of(0, 1, 1, 1) == EP_SYM_NONE);
+	CHECK(ep_symclass_of(0, SHN_UNDEF, SHN_UNDEF, 1) == EP_SYM_NONE);
+	CHECK(ep_symclass_of(5, SHN_UNDEF, SHN_UNDEF, 1) == EP_SYM_UNDEF);
+	CHECK(ep_symclass_of(5, 1, 1, 1) == EP_SYM_SAME_SECTION);
+	CHECK(ep_symclass_of(5, 2, 2, 1) == EP_SYM_OTHER_SECTION);
+	CHECK(ep_symclass_of(5, SHN_ABS, SHN_ABS, 1) == EP_SYM_ABS_COMMON);
+	CHECK(ep_symclass_of(5, SHN_COMMON, SHN_COMMON, 1) == EP_SYM_ABS_COMMON);
 	/* A section index past SHN_HIRESERVE (from SHT_SYMTAB_SHNDX) is a section. */
-	CHECK(ep_symclass_of(5, 0x10005, 0x10005) == EP_SYM_SAME_SECTION);
-	CHECK(ep_symclass_of(5, 0x10005, 3) == EP_SYM_OTHER_SECTION);
+	CHECK(ep_symclass_of(5, SHN_XINDEX, 0x10005, 0x10005) == EP_SYM_SAME_SECTION);
+	CHECK(ep_symclass_of(5, SHN_XINDEX, 0x10005, 3) == EP_SYM_OTHER_SECTION);
+	/*
+	 * So is one from SHN_LORESERVE (0xff00) to SHN_HIRESERVE (0xffff): only
+	 * a stored st_shndx there is reserved, never a resolved SHN_XINDEX.
+	 */
+	CHECK(ep_symclass_of(5, SHN_XINDEX, 0xff00, 0xff00) == EP_SYM_SAME_SECTION);
+	CHECK(ep_symclass_of(5, SHN_XINDEX, 0xfff1, 0xfff1) == EP_SYM_SAME_SECTION);
+	CHECK(ep_symclass_of(5, SHN_XINDEX, 0xffff, 0xff00) == EP_SYM_OTHER_SECTION);
+	CHECK(ep_symclass_of(5, SHN_XINDEX, 0xfff2, 0x10) == EP_SYM_OTHER_SECTION);
 	CHECK_STR(ep_symclass_name(EP_SYM_NONE), "none");
 	CHECK_STR(ep_symclass_name(EP_SYM_ABS_COMMON), "absolute_or_common");
 }
