@@ -217,11 +217,32 @@ static void set_out_buffer(FILE *out)
 		setvbuf(out, out_buffer, _IOFBF, sizeof(out_buffer));
 }
 
+/* The report's file, when it is a regular file: a walk passes over it. */
+static struct {
+	bool set;
+	uint64_t dev, ino;
+} report_file;
+
+/*
+ * Note which file the report goes to (-o FILE, or standard output sent to a
+ * file), so that a walk that meets it leaves it out: the report must not
+ * count itself (as a skipped file) depending on where it is written.
+ */
+static void note_report_file(FILE *out)
+{
+	struct stat st;
+
+	report_file.set = fstat(fileno(out), &st) == 0 && S_ISREG(st.st_mode);
+	report_file.dev = st.st_dev;
+	report_file.ino = st.st_ino;
+}
+
 int ep_output_open(struct ep_global *g, const struct ep_paths *in)
 {
 	if (!g->output || strcmp(g->output, "-") == 0) {
 		g->out = stdout;
 		set_out_buffer(g->out);
+		note_report_file(g->out);
 		return 0;
 	}
 	if (output_is_input(g->output, in))
@@ -235,6 +256,7 @@ int ep_output_open(struct ep_global *g, const struct ep_paths *in)
 		return EP_EXIT_FAILED;
 	}
 	set_out_buffer(g->out);
+	note_report_file(g->out);
 	return 0;
 }
 
@@ -469,10 +491,14 @@ static const char *shown_name(const char *path, char **clean)
  * In the main process, in input order: whether input i, which opened as
  * o says, is a file the walk reached before by another hard link (the
  * first name in the walk's order is the one reported).  A named file is
- * always taken, and marks the file as taken.
+ * always taken, and marks the file as taken.  The report's own file, found
+ * by a walk, counts as taken too (in a worker as well): it is no input.
  */
 static bool taken_before(const struct run *r, size_t i, const struct outcome *o)
 {
+	if (o->has_id && r->pl->walked[i] && report_file.set && o->dev == report_file.dev &&
+	    o->ino == report_file.ino)
+		return true;
 	return r->seen && o->has_id && ep_inode_set_add(r->seen, o->dev, o->ino) == 1 &&
 	       r->pl->walked[i];
 }

@@ -1,0 +1,45 @@
+#!/bin/sh
+# The report's own file inside an input directory is no input: a walk that
+# meets it (by inode) leaves it out, so nothing is counted as skipped for it
+# and the report does not depend on where it is written: -o FILE or standard
+# output sent to a file, with one job or two.
+. "$top_srcdir/tests/lib.sh"
+need YAML2OBJ JQ
+
+x86=$(fixture stats-x86-64)
+d=$T/o
+mkdir -p "$d/sub"
+cp "$x86" "$d/a.o"
+cp "$x86" "$d/sub/b.o"
+
+for cmd in stats plt "load --repeat 1"; do
+	for j in 1 2; do
+		rm -f "$d/report.txt" "$d/sub/report.json" "$d/stdout.txt"
+		rc=0
+		# shellcheck disable=SC2086
+		"$ELFPLT" $cmd -j $j -o "$d/report.txt" "$d" 2>"$T/err" || rc=$?
+		check "$cmd -j $j -o inside the tree: exit status" 0 "$rc"
+		# Two ELF files in the tree and nothing else: no "skipped:" line.
+		grep -q "^skipped:" "$d/report.txt" &&
+			fail "$cmd -j $j: the report counted itself: $(grep skipped: "$d/report.txt")"
+		rm -f "$d/report.txt"
+		rc=0
+		# shellcheck disable=SC2086
+		"$ELFPLT" $cmd -j $j --json -o "$d/sub/report.json" "$d" 2>"$T/err" || rc=$?
+		check "$cmd -j $j --json -o inside: exit status" 0 "$rc"
+		check "$cmd -j $j --json: skipped" 0 \
+			"$(jqr "$d/sub/report.json" '.totals.skipped // .run.skipped // .skipped')"
+		rm -f "$d/sub/report.json"
+		# shellcheck disable=SC2086
+		"$ELFPLT" $cmd -j $j "$d" >"$d/stdout.txt" 2>"$T/err" || fail "$cmd > file: $?"
+		grep -q "^skipped:" "$d/stdout.txt" &&
+			fail "$cmd -j $j > inside: the report counted itself"
+	done
+done
+
+# stats is deterministic: the same bytes written inside the tree and outside.
+rm -f "$d/stdout.txt"
+"$ELFPLT" stats -o "$T/outside.txt" "$d" || fail "stats -o outside: $?"
+"$ELFPLT" stats -o "$d/inside.txt" "$d" || fail "stats -o inside: $?"
+cmp -s "$T/outside.txt" "$d/inside.txt" || fail "stats: the report differs inside the tree"
+done_testing
