@@ -777,7 +777,7 @@ int ep_for_each_image_jobs(const struct ep_global *g, const char *const *paths, 
 	int status = EP_EXIT_OK;
 	struct outcome o;
 	size_t i, a = 0, *ends;
-	bool *found;
+	bool *found, *read_before;
 
 	nskipped = 0;
 	/*
@@ -786,7 +786,8 @@ int ep_for_each_image_jobs(const struct ep_global *g, const char *const *paths, 
 	 */
 	ends = calloc(n ? n : 1, sizeof(*ends));
 	found = calloc(n ? n : 1, sizeof(*found));
-	if (!ends || !found) {
+	read_before = calloc(n ? n : 1, sizeof(*read_before));
+	if (!ends || !found || !read_before) {
 		fputs("elfplt: out of memory\n", stderr);
 		status = EP_EXIT_FAILED;
 		goto out;
@@ -840,6 +841,8 @@ int ep_for_each_image_jobs(const struct ep_global *g, const char *const *paths, 
 		if (started && alive[k] && taken_before(&r, i, &o))
 			o.dup = true; /* a worker's: the main process knows what was taken */
 		if (o.dup) {
+			if (a < n)
+				read_before[a] = true;
 			free(o.result);
 		} else if (o.archive) {
 			if (!expand_here(&r, i, a < n ? &found[a] : NULL))
@@ -864,13 +867,21 @@ int ep_for_each_image_jobs(const struct ep_global *g, const char *const *paths, 
 
 		if (found[a])
 			continue;
-		fprintf(stderr, "elfplt: warning: %s: no ELF files found\n",
-			shown_name(paths[a], &clean));
+		/* A PATH inside another, or hard links: its files are not missing. */
+		if (read_before[a])
+			fprintf(stderr,
+				"elfplt: note: %s: no ELF files found that were not already "
+				"read under another PATH or name\n",
+				shown_name(paths[a], &clean));
+		else
+			fprintf(stderr, "elfplt: warning: %s: no ELF files found\n",
+				shown_name(paths[a], &clean));
 		free(clean);
 	}
 out:
 	free(ends);
 	free(found);
+	free(read_before);
 	ep_pathlist_free(&pl);
 	ep_inode_set_free(seen);
 	return status;
