@@ -49,8 +49,8 @@ static void usage(FILE *f)
 	      "  -o, --output FILE   write the report to FILE instead of standard output\n"
 	      "  -j, --jobs N        analyse N files at a time (default: one per CPU, at most 8)\n"
 	      "  -q, --quiet         no progress bar on a terminal\n"
-	      "  --max-size=BYTES    refuse a compressed input that decodes to more than BYTES\n"
-	      "                      (K, M, G suffixes: KiB, MiB, GiB; default 1G)\n",
+	      "  --max-size=BYTES    refuse a compressed input or section that decodes to more\n"
+	      "                      than BYTES (K, M, G suffixes: KiB, MiB, GiB; default 1G)\n",
 	      f);
 }
 
@@ -58,6 +58,11 @@ static int cmd_help(int argc, char **argv)
 {
 	if (argc < 2)
 		return ep_show_man(NULL);
+	/* help's own help is the usage, which says what help does. */
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		usage(stdout);
+		return EP_EXIT_OK;
+	}
 	if (strcmp(argv[1], "json") == 0)
 		return ep_show_man_page("elfplt-json", 7);
 	if (!find_command(argv[1]))

@@ -927,19 +927,23 @@ static void plan_error(const char *path, const struct ep_error *err, void *ctx)
 
 static void load_usage(FILE *f)
 {
-	fputs("usage: elfplt load [--sections=relocs|alloc|all] [--repeat N] [--threshold BYTES]\n"
-	      "                   [--cold] [-j N] [-q] [--format=text|json] [-o FILE] [PATH...]\n"
+	fputs("usage: elfplt load [--sections=relocs|alloc|all] [--repeat N]\n"
+	      "                   [--threshold BYTES] [--cold] [-j N] [-q] [--max-size=BYTES]\n"
+	      "                   [--format=text|json] [-o FILE] [PATH...]\n"
 	      "Page faults, resident memory and time of loading sections by read-copy, by mmap\n"
 	      "and by binutils' hybrid rule, each run in a fresh process.\n"
 	      "With no PATH, the running kernel's modules in /lib/modules/$(uname -r).\n\n"
 	      "  --sections=SET      relocs (relocation sections with their symbol and string\n"
 	      "                      tables), alloc (SHF_ALLOC sections) or all (default)\n"
 	      "  --repeat N          runs per mode, interleaved (default 5)\n"
-	      "  --threshold BYTES   hybrid maps sections of at least BYTES (default 4 pages)\n"
+	      "  --threshold BYTES   hybrid maps sections of at least BYTES (default 4 pages;\n"
+	      "                      K, M, G suffixes: KiB, MiB, GiB)\n"
 	      "  --cold              drop the inputs from the page cache before every run\n"
 	      "  -j, --jobs N        read N files' headers at a time to plan (default: one per\n"
 	      "                      CPU, at most 8); the measured runs are one at a time\n"
 	      "  -q, --quiet         no progress bar on a terminal\n"
+	      "  --max-size=BYTES    refuse a compressed input or section that decodes to more\n"
+	      "                      than BYTES (K, M, G suffixes; default 1G)\n"
 	      "  --format=text|json  output for people (default) or machines (elfplt-load/1)\n"
 	      "  --json              same as --format=json\n"
 	      "  -o, --output FILE   write the report to FILE\n"
@@ -1007,10 +1011,12 @@ static int cmd_load(int argc, char **argv, struct ep_global *g)
 			run.repeat = (unsigned int)v;
 			break;
 		case 't':
-			if (parse_count(optarg, UINT64_MAX, &v))
+			/* Sizes read alike wherever an option takes one (--max-size). */
+			if (ep_parse_size(optarg, &v))
 				return ep_usage_error(g->cmd,
-						      "--threshold takes a positive number of"
-						      " bytes, not '%s'",
+						      "--threshold takes a number of bytes, "
+						      "optionally with K, M, G (KiB, MiB, "
+						      "GiB), not '%s'",
 						      optarg);
 			run.plan.threshold = v;
 			break;

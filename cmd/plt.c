@@ -1041,8 +1041,8 @@ static void plt_error(const char *path, const struct ep_error *err, void *ctx)
 static void plt_usage(FILE *f)
 {
 	fputs("usage: elfplt plt [--kaslr=on|off] [--erratum-843419=on|off] [--model=NAME]\n"
-	      "                  [--timing[=REPS]] [--summary] [-j N] [-q] [--format=text|json]\n"
-	      "                  [-o FILE] [PATH...]\n"
+	      "                  [--timing[=REPS]] [--summary] [-j N] [-q] [--max-size=BYTES]\n"
+	      "                  [--format=text|json] [-o FILE] [PATH...]\n"
 	      "PLT slots per section as the arm64 module loader reserves them (Linux 6.1\n"
 	      "module-plts.c), the true minimum, and the sorting the loader does.\n"
 	      "With no PATH, the running kernel's modules in /lib/modules/$(uname -r).\n\n"
@@ -1056,6 +1056,8 @@ static void plt_usage(FILE *f)
 	      "  -j, --jobs N             analyse N files at a time (default: one per CPU, at\n"
 	      "                           most 8); the report is the same for any N\n"
 	      "  -q, --quiet              no progress bar on a terminal\n"
+	      "  --max-size=BYTES         refuse a compressed input or section that decodes to\n"
+	      "                           more than BYTES (K, M, G suffixes; default 1G)\n"
 	      "  --format=text|json       output for people (default) or machines (elfplt-plt/1)\n"
 	      "  --json                   same as --format=json\n"
 	      "  -o, --output FILE        write the report to FILE\n"

@@ -607,8 +607,8 @@ static void run_free(struct stats_run *run)
 
 static void stats_usage(FILE *f)
 {
-	fputs("usage: elfplt stats [--top N] [-j N] [-q] [--format=text|json] [-o FILE]\n"
-	      "                    [PATH...]\n"
+	fputs("usage: elfplt stats [--top N] [-j N] [-q] [--max-size=BYTES]\n"
+	      "                    [--format=text|json] [-o FILE] [PATH...]\n"
 	      "Relocation statistics of ELF files; directories are searched for ELF files.\n"
 	      "With no PATH, the running kernel's modules in /lib/modules/$(uname -r).\n\n"
 	      "  --top N             list the N files with most relocations (text: instead of\n"
@@ -616,6 +616,8 @@ static void stats_usage(FILE *f)
 	      "  -j, --jobs N        analyse N files at a time (default: one per CPU, at most\n"
 	      "                      8); the report is the same for any N\n"
 	      "  -q, --quiet         no progress bar on a terminal\n"
+	      "  --max-size=BYTES    refuse a compressed input or section that decodes to more\n"
+	      "                      than BYTES (K, M, G suffixes; default 1G)\n"
 	      "  --format=text|json  output for people (default) or machines (elfplt-stats/1)\n"
 	      "  --json              same as --format=json\n"
 	      "  -o, --output FILE   write the report to FILE\n"
