@@ -21,7 +21,8 @@ for cmd in stats plt "load --repeat 1"; do
 		check "$cmd -j $j -o inside the tree: exit status" 0 "$rc"
 		# Two ELF files in the tree and nothing else: no "skipped:" line.
 		grep -q "^skipped:" "$d/report.txt" &&
-			fail "$cmd -j $j: the report counted itself: $(grep skipped: "$d/report.txt")"
+			fail "$cmd -j $j: the report counted itself:" \
+				"$(grep skipped: "$d/report.txt")"
 		rm -f "$d/report.txt"
 		rc=0
 		# shellcheck disable=SC2086

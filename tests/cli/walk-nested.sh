@@ -12,7 +12,10 @@ mkdir -p "$m/kernel/fs" "$T/links" "$T/empty"
 cp "$x86" "$m/a.o"
 cp "$x86" "$m/kernel/fs/b.o"
 ln "$m/a.o" "$T/links/a-link.o"
-note() { echo "elfplt: note: $1: no ELF files found that were not already read under another PATH or name"; }
+note() {
+	echo "elfplt: note: $1: no ELF files found that were not already read" \
+		"under another PATH or name"
+}
 
 for cmd in stats plt; do
 	for j in 1 2; do
@@ -29,7 +32,10 @@ for cmd in stats plt; do
 		check "$cmd -j $j M links empty: exit status" 0 "$rc"
 		check "$cmd -j $j M links empty: files" 2 "$(jqr "$T/out.json" '.totals.files')"
 		check "$cmd -j $j M links empty: stderr" \
-			"$(note "$T/links"; echo "elfplt: warning: $T/empty: no ELF files found")" \
+			"$(
+				note "$T/links"
+				echo "elfplt: warning: $T/empty: no ELF files found"
+			)" \
 			"$(cat "$T/err")"
 	done
 done
