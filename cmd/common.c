@@ -494,10 +494,15 @@ static const char *shown_name(const char *path, char **clean)
  * always taken, and marks the file as taken.  The report's own file, found
  * by a walk, counts as taken too (in a worker as well): it is no input.
  */
+static bool is_report_file(const struct outcome *o)
+{
+	return o->has_id && report_file.set && o->dev == report_file.dev &&
+	       o->ino == report_file.ino;
+}
+
 static bool taken_before(const struct run *r, size_t i, const struct outcome *o)
 {
-	if (o->has_id && r->pl->walked[i] && report_file.set && o->dev == report_file.dev &&
-	    o->ino == report_file.ino)
+	if (r->pl->walked[i] && is_report_file(o))
 		return true;
 	return r->seen && o->has_id && ep_inode_set_add(r->seen, o->dev, o->ino) == 1 &&
 	       r->pl->walked[i];
@@ -841,7 +846,7 @@ int ep_for_each_image_jobs(const struct ep_global *g, const char *const *paths, 
 		if (started && alive[k] && taken_before(&r, i, &o))
 			o.dup = true; /* a worker's: the main process knows what was taken */
 		if (o.dup) {
-			if (a < n)
+			if (a < n && !is_report_file(&o))
 				read_before[a] = true;
 			free(o.result);
 		} else if (o.archive) {

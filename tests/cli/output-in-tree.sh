@@ -43,4 +43,12 @@ rm -f "$d/stdout.txt"
 "$ELFPLT" stats -o "$T/outside.txt" "$d" || fail "stats -o outside: $?"
 "$ELFPLT" stats -o "$d/inside.txt" "$d" || fail "stats -o inside: $?"
 cmp -s "$T/outside.txt" "$d/inside.txt" || fail "stats: the report differs inside the tree"
+
+# A tree that holds nothing but the report has no ELF file: the warning says
+# so (the report left out is not a file read under another name).
+mkdir "$T/only"
+rc=0
+"$ELFPLT" stats -o "$T/only/report.txt" "$T/only" 2>"$T/err" || rc=$?
+check "only the report: exit status" 0 "$rc"
+check "only the report: warning" "elfplt: warning: $T/only: no ELF files found" "$(cat "$T/err")"
 done_testing
