@@ -340,6 +340,9 @@ static void print_module(FILE *out, const struct ep_plt_result *res)
 	}
 	if (res->has_tramp)
 		fprintf(out, "  .text.ftrace_trampoline: %" PRIu64 " bytes\n", res->tramp_bytes);
+	if (res->has_init_tramp)
+		fprintf(out, "  .init.text.ftrace_trampoline: %" PRIu64 " bytes\n",
+			res->init_tramp_bytes);
 	print_sorting(out, res->sorted_full, res->sorted_partitioned, res->sort_skipped,
 		      res->sort_sections);
 	if (res->opt.timing_reps)
@@ -359,6 +362,43 @@ static const char *onoff(bool b)
 	return b ? "on" : "off";
 }
 
+/* "6.12.117", or "6.1" for sublevel 0. */
+static const char *kernel_version_text(uint32_t v, char *buf, size_t size)
+{
+	if (EP_KVER_SUB(v))
+		snprintf(buf, size, "%u.%u.%u", EP_KVER_MAJOR(v), EP_KVER_MINOR(v), EP_KVER_SUB(v));
+	else
+		snprintf(buf, size, "%u.%u", EP_KVER_MAJOR(v), EP_KVER_MINOR(v));
+	return buf;
+}
+
+/* The arm64 model line's tail: the kernel modelled, where from, the options. */
+static void print_arm64_options(FILE *out, const struct ep_plt_result *res)
+{
+	const struct ep_arm64_rules *r = &res->rules;
+	char v[32];
+
+	fprintf(out, "; kernel %s", kernel_version_text(r->version, v, sizeof(v)));
+	switch (r->from) {
+	case EP_KERNEL_FROM_VERMAGIC:
+		fputs(" (vermagic)", out);
+		break;
+	case EP_KERNEL_FROM_OPTION:
+		fputs(" (--kernel)", out);
+		break;
+	default:
+		fputs(res->vermagic[0] ? " (default: vermagic has no version)"
+				       : " (default: no vermagic)",
+		      out);
+	}
+	if (r->version < EP_ARM64_KVER_FLOOR)
+		fputs(" modelled as 5.8, the oldest the model follows", out);
+	if (!r->mod_unload)
+		fputs(", no mod_unload", out);
+	fprintf(out, ", kaslr %s%s, erratum-843419 %s", onoff(res->opt.kaslr),
+		r->kaslr_applies ? "" : " (no effect from 6.7)", onoff(res->opt.erratum_843419));
+}
+
 static void print_file(FILE *out, const struct ep_image *img, const struct ep_plt_result *res)
 {
 	const struct model_view *v = view_of(res->model, NULL);
@@ -370,8 +410,7 @@ static void print_file(FILE *out, const struct ep_image *img, const struct ep_pl
 	}
 	fprintf(out, "%s: %s (%s)", img->path, res->model->name, res->model->source);
 	if (res->model == &ep_plt_model_arm64_module)
-		fprintf(out, "; kaslr %s, erratum-843419 %s", onoff(res->opt.kaslr),
-			onoff(res->opt.erratum_843419));
+		print_arm64_options(out, res);
 	fputc('\n', out);
 	print_sections(out, v, res);
 	if (res->model == &ep_plt_model_arm64_module)
@@ -816,9 +855,25 @@ static json_t *json_object_bounds(const struct ep_plt_object *ob)
 			 json_u(ob->distinct_got_symbols));
 }
 
+/* The arm64-module file's "kernel": the loader modelled and where from. */
+static json_t *json_kernel(const struct ep_plt_result *res)
+{
+	const struct ep_arm64_rules *r = &res->rules;
+	char v[32];
+
+	return json_pack("{s:s, s:s, s:o, s:b, s:b, s:b, s:I, s:b}", "version",
+			 kernel_version_text(r->version, v, sizeof(v)), "from",
+			 ep_kernel_from_name(r->from), "vermagic",
+			 res->vermagic[0] ? json_string(res->vermagic) : json_null(), "mod_unload",
+			 r->mod_unload, "kaslr_applies", r->kaslr_applies, "exit_in_init",
+			 r->exit_in_init, "nr_ftrace_plts", (json_int_t)r->nr_ftrace_plts,
+			 "below_floor", r->version < EP_ARM64_KVER_FLOOR);
+}
+
 static json_t *json_file(const struct ep_image *img, const struct ep_plt_result *res)
 {
 	bool module = res->model == &ep_plt_model_arm64_module;
+	char kv[32];
 	json_t *o = json_object(), *secs = json_array();
 	size_t i;
 
@@ -829,9 +884,13 @@ static json_t *json_file(const struct ep_image *img, const struct ep_plt_result 
 			    res->model ? json_string(res->model->source) : json_null());
 	json_object_set_new(o, "note", res->note ? json_string(res->note) : json_null());
 	json_object_set_new(o, "options",
-			    json_pack("{s:b, s:b, s:I}", "kaslr", res->opt.kaslr, "erratum_843419",
-				      res->opt.erratum_843419, "timing_reps",
-				      (json_int_t)res->opt.timing_reps));
+			    json_pack("{s:b, s:b, s:I, s:s}", "kaslr", res->opt.kaslr,
+				      "erratum_843419", res->opt.erratum_843419, "timing_reps",
+				      (json_int_t)res->opt.timing_reps, "kernel",
+				      res->opt.kernel ? kernel_version_text(res->opt.kernel, kv,
+									   sizeof(kv))
+						      : "auto"));
+	json_object_set_new(o, "kernel", module ? json_kernel(res) : json_null());
 	for (i = 0; i < res->nsecs; i++)
 		json_array_append_new(secs, json_section(res, &res->secs[i]));
 	json_object_set_new(o, "sections", secs);
@@ -839,6 +898,10 @@ static json_t *json_file(const struct ep_image *img, const struct ep_plt_result 
 	json_object_set_new(o, "ftrace_trampoline",
 			    res->has_tramp ? json_pack("{s:o}", "bytes", json_u(res->tramp_bytes))
 					   : json_null());
+	json_object_set_new(o, "init_ftrace_trampoline",
+			    res->has_init_tramp
+				    ? json_pack("{s:o}", "bytes", json_u(res->init_tramp_bytes))
+				    : json_null());
 	json_object_set_new(o, "sorted",
 			    json_sorted(res->sorted_full, res->sorted_partitioned,
 					res->sort_sections, res->sort_skipped));
@@ -1040,13 +1103,15 @@ static void plt_error(const char *path, const struct ep_error *err, void *ctx)
 
 static void plt_usage(FILE *f)
 {
-	fputs("usage: elfplt plt [--kaslr=on|off] [--erratum-843419=on|off] [--model=NAME]\n"
-	      "                  [--timing[=REPS]] [--summary] [-j N] [-q] [--format=text|json]\n"
-	      "                  [-o FILE] [PATH...]\n"
-	      "PLT slots per section as the arm64 module loader reserves them (Linux 6.1\n"
-	      "module-plts.c), the true minimum, and the sorting the loader does.\n"
+	fputs("usage: elfplt plt [--kernel=auto|VERSION] [--kaslr=on|off] [--erratum-843419=on|off]\n"
+	      "                  [--model=NAME] [--timing[=REPS]] [--summary] [-j N] [-q]\n"
+	      "                  [--format=text|json] [-o FILE] [PATH...]\n"
+	      "PLT slots per section as the arm64 module loader reserves them (Linux\n"
+	      "module-plts.c, v5.8 to v6.12), the true minimum, and the sorting it does.\n"
 	      "With no PATH, the running kernel's modules in /lib/modules/$(uname -r).\n\n"
-	      "  --kaslr=on|off           CONFIG_RANDOMIZE_BASE (default on)\n"
+	      "  --kernel=auto|VERSION    the loader of which kernel (default auto: each\n"
+	      "                           module's vermagic, else 6.1); VERSION 5.8 or later\n"
+	      "  --kaslr=on|off           CONFIG_RANDOMIZE_BASE (default on; no effect from 6.7)\n"
 	      "  --erratum-843419=on|off  Cortex-A53 erratum 843419 workaround (default on)\n"
 	      "  --model=NAME             arm64-module, object or linked instead of by e_type\n"
 	      "  --timing[=REPS]          time full sort vs partition + sort (median of REPS,\n"
@@ -1078,6 +1143,7 @@ static int cmd_plt(int argc, char **argv, struct ep_global *g)
 {
 	static const struct option longopts[] = {
 		{ "kaslr", required_argument, NULL, 'k' },
+		{ "kernel", required_argument, NULL, 'K' },
 		{ "erratum-843419", required_argument, NULL, 'e' },
 		{ "model", required_argument, NULL, 'm' },
 		{ "timing", optional_argument, NULL, 't' },
@@ -1098,6 +1164,18 @@ static int cmd_plt(int argc, char **argv, struct ep_global *g)
 		case 'k':
 			if (parse_onoff(g->cmd, "kaslr", optarg, &run.opt.kaslr))
 				return EP_EXIT_USAGE;
+			break;
+		case 'K':
+			if (strcmp(optarg, "auto") == 0) {
+				run.opt.kernel = 0;
+				break;
+			}
+			if (ep_kernel_version_parse(optarg, &run.opt.kernel) ||
+			    run.opt.kernel < EP_ARM64_KVER_FLOOR)
+				return ep_usage_error(g->cmd,
+						      "--kernel takes auto or a version from 5.8 "
+						      "(such as 6.1 or 6.12.117), not '%s'",
+						      optarg);
 			break;
 		case 'e':
 			if (parse_onoff(g->cmd, "erratum-843419", optarg, &run.opt.erratum_843419))
