@@ -887,9 +887,9 @@ static json_t *json_file(const struct ep_image *img, const struct ep_plt_result 
 			    json_pack("{s:b, s:b, s:I, s:s}", "kaslr", res->opt.kaslr,
 				      "erratum_843419", res->opt.erratum_843419, "timing_reps",
 				      (json_int_t)res->opt.timing_reps, "kernel",
-				      res->opt.kernel ? kernel_version_text(res->opt.kernel, kv,
-									   sizeof(kv))
-						      : "auto"));
+				      res->opt.kernel
+					      ? kernel_version_text(res->opt.kernel, kv, sizeof(kv))
+					      : "auto"));
 	json_object_set_new(o, "kernel", module ? json_kernel(res) : json_null());
 	for (i = 0; i < res->nsecs; i++)
 		json_array_append_new(secs, json_section(res, &res->secs[i]));
@@ -1103,7 +1103,8 @@ static void plt_error(const char *path, const struct ep_error *err, void *ctx)
 
 static void plt_usage(FILE *f)
 {
-	fputs("usage: elfplt plt [--kernel=auto|VERSION] [--kaslr=on|off] [--erratum-843419=on|off]\n"
+	fputs("usage: elfplt plt [--kernel=auto|VERSION] [--kaslr=on|off] "
+	      "[--erratum-843419=on|off]\n"
 	      "                  [--model=NAME] [--timing[=REPS]] [--summary] [-j N] [-q]\n"
 	      "                  [--format=text|json] [-o FILE] [PATH...]\n"
 	      "PLT slots per section as the arm64 module loader reserves them (Linux\n"

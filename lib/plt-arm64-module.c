@@ -126,10 +126,8 @@ void ep_arm64_rules_for(uint32_t version, bool mod_unload, struct ep_arm64_rules
 
 	r->version = version;
 	r->mod_unload = mod_unload;
-	/* d35686444fc8: v6.7, and the stable 6.5.13 and 6.6.3. */
-	r->kaslr_applies = !(v >= EP_KVER(6, 7, 0) ||
-			     (v >= EP_KVER(6, 6, 3) && v < EP_KVER(6, 7, 0)) ||
-			     (v >= EP_KVER(6, 5, 13) && v < EP_KVER(6, 6, 0)));
+	/* d35686444fc8: v6.7, and the stable 6.6.3 and 6.5.13. */
+	r->kaslr_applies = v < EP_KVER(6, 5, 13) || (v >= EP_KVER(6, 6, 0) && v < EP_KVER(6, 6, 3));
 	r->exit_in_init = !mod_unload && v >= EP_KVER(6, 6, 0);
 	r->nr_ftrace_plts = v >= EP_KVER(6, 2, 0) ? 1 : 2;
 	r->init_tramp = v >= EP_KVER(6, 5, 0);
@@ -724,8 +722,7 @@ static int arm64_analyse(struct ep_image *img, struct ep_plt_result *res, struct
 			init_plt = i;
 		else if (strcmp(name, ".text.ftrace_trampoline") == 0)
 			tramp = i;
-		else if (res->rules.init_tramp &&
-			 strcmp(name, ".init.text.ftrace_trampoline") == 0)
+		else if (res->rules.init_tramp && strcmp(name, ".init.text.ftrace_trampoline") == 0)
 			init_tramp = i;
 		else if (img->sections[i].shdr.sh_type == SHT_SYMTAB)
 			symidx = i;

@@ -27,11 +27,11 @@
  * A Linux version as one number, EP_KVER(6, 12, 117), ordered as the
  * versions are; a sublevel above 255 counts as 255.
  */
-#define EP_KVER(major, minor, sub)                                                        \
+#define EP_KVER(major, minor, sub)                                                                 \
 	((uint32_t)(major) << 16 | (uint32_t)(minor) << 8 | ((sub) > 255 ? 255u : (uint32_t)(sub)))
 #define EP_KVER_MAJOR(v) ((v) >> 16)
 #define EP_KVER_MINOR(v) (((v) >> 8) & 0xff)
-#define EP_KVER_SUB(v) ((v) & 0xff)
+#define EP_KVER_SUB(v)	 ((uint32_t)(v)&0xff)
 
 /* The oldest kernel the arm64-module model follows (partition_branch_plt_relas()). */
 #define EP_ARM64_KVER_FLOOR EP_KVER(5, 8, 0)
@@ -193,10 +193,10 @@ struct ep_plt_result {
 	struct ep_plt_section *secs;
 	size_t nsecs;
 	struct ep_plt_group_result groups[EP_PLT_NGROUP];
-	bool has_tramp;				  /* .text.ftrace_trampoline present */
-	uint64_t tramp_bytes;			  /* its sh_size as the loader sets it */
-	bool has_init_tramp;	 /* .init.text.ftrace_trampoline present and sized (v6.5+) */
-	uint64_t init_tramp_bytes; /* its sh_size as the loader sets it */
+	bool has_tramp;		     /* .text.ftrace_trampoline present */
+	uint64_t tramp_bytes;	     /* its sh_size as the loader sets it */
+	bool has_init_tramp;	     /* .init.text.ftrace_trampoline present and sized (v6.5+) */
+	uint64_t init_tramp_bytes;   /* its sh_size as the loader sets it */
 	struct ep_arm64_rules rules; /* arm64-module: the loader modelled */
 	char vermagic[128]; /* arm64-module: .modinfo's vermagic= value ("" none; cut at 127) */
 	uint64_t sorted_full, sorted_partitioned; /* sums over secs */

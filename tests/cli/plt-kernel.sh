@@ -107,4 +107,27 @@ grep -q "from 5.8" "$T/err" || fail "usage message: $(cat "$T/err")"
 check "--kernel=v6.12.3" "6.12.3 option 12" \
 	"$(jqr "$j" '.files[0] | "\(.kernel.version) \(.kernel.from) \(.ftrace_trampoline.bytes)"')"
 
+# The version table's edges (man page KERNEL VERSIONS, from the commits):
+# KASLR checks until 6.5.12 and 6.6.2, gone in 6.5.13, 6.6.3 and 6.7
+# (d35686444fc8); NR_FTRACE_PLTS 2 x 12 = 24 bytes to 6.1, 1 x 12 from 6.2;
+# .init.text.ftrace_trampoline sized from 6.5; .exit in init (no
+# mod_unload) from 6.6.  Printed: kaslr_applies, trampoline, init
+# trampoline, .rela.exit.text group of the no-mod_unload fixture.
+edge() {
+	"$ELFPLT" plt --json --kernel="$1" "$nounload" >"$j" || fail "--kernel=$1 exited $?"
+	jqr "$j" '.files[0] | "\(.kernel.kaslr_applies) \(.ftrace_trampoline.bytes) \(
+		.init_ftrace_trampoline.bytes) \(.sections[] | select(.name == ".rela.exit.text")
+		| .group)"'
+}
+check "5.8" "true 24 null core" "$(edge 5.8)"
+check "6.1.160" "true 24 null core" "$(edge 6.1.160)"
+check "6.2" "true 12 null core" "$(edge 6.2)"
+check "6.5" "true 12 12 core" "$(edge 6.5)"
+check "6.5.12" "true 12 12 core" "$(edge 6.5.12)"
+check "6.5.13" "false 12 12 core" "$(edge 6.5.13)"
+check "6.6" "true 12 12 init" "$(edge 6.6)"
+check "6.6.2" "true 12 12 init" "$(edge 6.6.2)"
+check "6.6.3" "false 12 12 init" "$(edge 6.6.3)"
+check "6.7" "false 12 12 init" "$(edge 6.7)"
+
 done_testing
