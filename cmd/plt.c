@@ -27,6 +27,10 @@ struct arm64_totals {
 	uint64_t bytes, bytes_minimal, leftover_sections;
 	uint64_t sorted_full, sorted_partitioned, sort_sections, sort_skipped;
 	uint64_t full_ns, partitioned_ns;
+	uint64_t tramp_bytes;		       /* .text and .init.text.ftrace_trampoline */
+	uint64_t kernel_from[3];	       /* modules by enum ep_kernel_from */
+	uint64_t kaslr_ignored;		       /* modules whose kernel ignores --kaslr */
+	uint32_t kernel_oldest, kernel_newest; /* EP_KVER() modelled; 0: no module */
 };
 
 struct object_totals {
@@ -599,6 +603,10 @@ static void add_arm64(struct arm64_totals *t, const struct ep_plt_result *res)
 	t->sort_skipped += res->sort_skipped;
 	t->full_ns += res->full_ns;
 	t->partitioned_ns += res->partitioned_ns;
+	t->tramp_bytes += res->tramp_bytes + res->init_tramp_bytes;
+	t->kernel_from[res->rules.from]++;
+	t->kaslr_ignored += !res->rules.kaslr_applies;
+	t->kernel_oldest = t->kernel_newest = res->rules.version;
 }
 
 static uint64_t relocations_of(const struct ep_plt_result *res)
@@ -635,6 +643,8 @@ static void file_totals(struct plt_totals *t, const struct ep_plt_result *res)
 
 static void arm64_totals_add(struct arm64_totals *to, const struct arm64_totals *a)
 {
+	size_t i;
+
 	to->files += a->files;
 	to->rejected += a->rejected;
 	to->relocations += a->relocations;
@@ -651,6 +661,14 @@ static void arm64_totals_add(struct arm64_totals *to, const struct arm64_totals 
 	to->sort_skipped += a->sort_skipped;
 	to->full_ns += a->full_ns;
 	to->partitioned_ns += a->partitioned_ns;
+	to->tramp_bytes += a->tramp_bytes;
+	for (i = 0; i < 3; i++)
+		to->kernel_from[i] += a->kernel_from[i];
+	to->kaslr_ignored += a->kaslr_ignored;
+	if (a->kernel_oldest && (!to->kernel_oldest || a->kernel_oldest < to->kernel_oldest))
+		to->kernel_oldest = a->kernel_oldest;
+	if (a->kernel_newest > to->kernel_newest)
+		to->kernel_newest = a->kernel_newest;
 }
 
 /* Add the totals t (of one file, say) to those of the run, to. */
@@ -693,6 +711,33 @@ static uint64_t files_of(const struct plt_totals *t, const struct ep_plt_model *
 	return 0;
 }
 
+/* "  kernels: 6.12.117 (4351 from vermagic); --kaslr has no effect on 4351" */
+static void print_kernels(FILE *out, const struct arm64_totals *a)
+{
+	static const enum ep_kernel_from order[] = { EP_KERNEL_FROM_VERMAGIC, EP_KERNEL_FROM_OPTION,
+						     EP_KERNEL_FROM_DEFAULT };
+	const char *sep = " (";
+	char lo[32], hi[32];
+	size_t i;
+
+	fprintf(out, "  kernels: %s", kernel_version_text(a->kernel_oldest, lo, sizeof(lo)));
+	if (a->kernel_newest != a->kernel_oldest)
+		fprintf(out, " to %s", kernel_version_text(a->kernel_newest, hi, sizeof(hi)));
+	for (i = 0; i < 3; i++) {
+		if (!a->kernel_from[order[i]])
+			continue;
+		fprintf(out, "%s%" PRIu64 " from %s", sep, a->kernel_from[order[i]],
+			order[i] == EP_KERNEL_FROM_DEFAULT  ? "the default (no vermagic)"
+			: order[i] == EP_KERNEL_FROM_OPTION ? "--kernel"
+							    : "vermagic");
+		sep = ", ";
+	}
+	fputc(')', out);
+	if (a->kaslr_ignored)
+		fprintf(out, "; --kaslr has no effect on %" PRIu64, a->kaslr_ignored);
+	fputc('\n', out);
+}
+
 static void print_totals(struct plt_run *run)
 {
 	const struct plt_totals *t = &run->t;
@@ -727,6 +772,8 @@ static void print_totals(struct plt_run *run)
 			" %" PRIu64 " bytes (minimal %" PRIu64 ")\n",
 			a->slots, a->slots_minimal, a->veneers,
 			ep_plural(a->veneers, "veneer", "veneers"), a->bytes, a->bytes_minimal);
+		fprintf(out, "  ftrace trampolines: %" PRIu64 " bytes\n", a->tramp_bytes);
+		print_kernels(out, a);
 		print_sorting(out, a->sorted_full, a->sorted_partitioned, a->sort_skipped,
 			      a->sort_sections);
 		if (run->opt.timing_reps)
@@ -917,6 +964,23 @@ static json_t *json_file(const struct ep_image *img, const struct ep_plt_result 
 }
 
 /* The arm64-module sums: totals.by_model[] and, unchanged, the top of totals. */
+/* totals' "kernels": the versions modelled and where they came from. */
+static json_t *json_kernels(const struct arm64_totals *a)
+{
+	char lo[32], hi[32];
+
+	return json_pack("{s:s?, s:s?, s:{s:o, s:o, s:o}, s:o}", "oldest",
+			 a->kernel_oldest ? kernel_version_text(a->kernel_oldest, lo, sizeof(lo))
+					  : NULL,
+			 "newest",
+			 a->kernel_newest ? kernel_version_text(a->kernel_newest, hi, sizeof(hi))
+					  : NULL,
+			 "from", "vermagic", json_u(a->kernel_from[EP_KERNEL_FROM_VERMAGIC]),
+			 "option", json_u(a->kernel_from[EP_KERNEL_FROM_OPTION]), "default",
+			 json_u(a->kernel_from[EP_KERNEL_FROM_DEFAULT]), "kaslr_ignored",
+			 json_u(a->kaslr_ignored));
+}
+
 static json_t *json_arm64_totals(const struct arm64_totals *a, bool timing)
 {
 	json_t *o = json_object();
@@ -930,6 +994,8 @@ static json_t *json_arm64_totals(const struct arm64_totals *a, bool timing)
 	json_object_set_new(o, "bytes", json_u(a->bytes));
 	json_object_set_new(o, "bytes_minimal", json_u(a->bytes_minimal));
 	json_object_set_new(o, "partition_leftover_sections", json_u(a->leftover_sections));
+	json_object_set_new(o, "ftrace_trampoline_bytes", json_u(a->tramp_bytes));
+	json_object_set_new(o, "kernels", json_kernels(a));
 	json_object_set_new(o, "sorted",
 			    json_sorted(a->sorted_full, a->sorted_partitioned, a->sort_sections,
 					a->sort_skipped));

@@ -107,6 +107,17 @@ grep -q "from 5.8" "$T/err" || fail "usage message: $(cat "$T/err")"
 check "--kernel=v6.12.3" "6.12.3 option 12" \
 	"$(jqr "$j" '.files[0] | "\(.kernel.version) \(.kernel.from) \(.ftrace_trampoline.bytes)"')"
 
+# Totals over the 6.12 and 6.1 modules: trampolines 12 + 12 (6.12) + 24
+# (6.1) = 48 bytes; both versions from vermagic; KASLR ignored by one.
+"$ELFPLT" plt --json "$v612" "$v61" >"$j" || fail "two modules exited $?"
+check "totals: trampoline bytes" 48 "$(jqr "$j" '.totals.ftrace_trampoline_bytes')"
+check "totals: kernels" "6.1 6.12.117 2 0 0 1" \
+	"$(jqr "$j" '.totals.kernels | "\(.oldest) \(.newest) \(.from.vermagic) \(.from.option) \(
+		.from.default) \(.kaslr_ignored)"')"
+"$ELFPLT" plt "$v612" "$v61" "$basic" >"$T/three.txt" || fail "three modules exited $?"
+grep -q "^  kernels: 6.1 to 6.12.117 (2 from vermagic, 1 from the default (no vermagic));" \
+	"$T/three.txt" || fail "totals kernels line: $(grep kernels "$T/three.txt")"
+
 # The version table's edges (man page KERNEL VERSIONS, from the commits):
 # KASLR checks until 6.5.12 and 6.6.2, gone in 6.5.13, 6.6.3 and 6.7
 # (d35686444fc8); NR_FTRACE_PLTS 2 x 12 = 24 bytes to 6.1, 1 x 12 from 6.2;
