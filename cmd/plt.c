@@ -1206,6 +1206,17 @@ static int parse_onoff(const char *cmd, const char *opt, const char *arg, bool *
 	return 0;
 }
 
+static size_t dots(const char *s)
+{
+	size_t n = 0;
+
+	while ((s = strchr(s, '.')) != NULL) {
+		n++;
+		s++;
+	}
+	return n;
+}
+
 static int cmd_plt(int argc, char **argv, struct ep_global *g)
 {
 	static const struct option longopts[] = {
@@ -1237,7 +1248,9 @@ static int cmd_plt(int argc, char **argv, struct ep_global *g)
 				run.opt.kernel = 0;
 				break;
 			}
-			if (ep_kernel_version_parse(optarg, &run.opt.kernel) ||
+			/* Only MAJOR.MINOR[.SUBLEVEL]: no "+deb12" or ".4" after it. */
+			if (strspn(optarg, "v0123456789.") != strlen(optarg) || dots(optarg) > 2 ||
+			    ep_kernel_version_parse(optarg, &run.opt.kernel) ||
 			    run.opt.kernel < EP_ARM64_KVER_FLOOR)
 				return ep_usage_error(g->cmd,
 						      "--kernel takes auto or a version from 5.8 "

@@ -98,7 +98,7 @@ grep -q "; kernel 6.1 (default: no vermagic), kaslr on," "$T/basic.txt" ||
 	fail "default model line: $(head -1 "$T/basic.txt")"
 
 # Usage errors: below the floor, not a version.
-for bad in 5.4 6 six 6.x 300.1; do
+for bad in 5.4 6 six 6.x 300.1 6.1foo 6.1.2.3 6.1. v; do
 	"$ELFPLT" plt --kernel="$bad" "$v612" >/dev/null 2>"$T/err"
 	check "--kernel=$bad exit" 2 "$?"
 done
