@@ -27,6 +27,10 @@ struct arm64_totals {
 	uint64_t bytes, bytes_minimal, leftover_sections;
 	uint64_t sorted_full, sorted_partitioned, sort_sections, sort_skipped;
 	uint64_t full_ns, partitioned_ns;
+	uint64_t tramp_bytes;		       /* .text and .init.text.ftrace_trampoline */
+	uint64_t kernel_from[3];	       /* modules by enum ep_kernel_from */
+	uint64_t kaslr_ignored;		       /* modules whose kernel ignores --kaslr */
+	uint32_t kernel_oldest, kernel_newest; /* EP_KVER() modelled; 0: no module */
 };
 
 struct object_totals {
@@ -340,6 +344,9 @@ static void print_module(FILE *out, const struct ep_plt_result *res)
 	}
 	if (res->has_tramp)
 		fprintf(out, "  .text.ftrace_trampoline: %" PRIu64 " bytes\n", res->tramp_bytes);
+	if (res->has_init_tramp)
+		fprintf(out, "  .init.text.ftrace_trampoline: %" PRIu64 " bytes\n",
+			res->init_tramp_bytes);
 	print_sorting(out, res->sorted_full, res->sorted_partitioned, res->sort_skipped,
 		      res->sort_sections);
 	if (res->opt.timing_reps)
@@ -359,6 +366,43 @@ static const char *onoff(bool b)
 	return b ? "on" : "off";
 }
 
+/* "6.12.117", or "6.1" for sublevel 0. */
+static const char *kernel_version_text(uint32_t v, char *buf, size_t size)
+{
+	if (EP_KVER_SUB(v))
+		snprintf(buf, size, "%u.%u.%u", EP_KVER_MAJOR(v), EP_KVER_MINOR(v), EP_KVER_SUB(v));
+	else
+		snprintf(buf, size, "%u.%u", EP_KVER_MAJOR(v), EP_KVER_MINOR(v));
+	return buf;
+}
+
+/* The arm64 model line's tail: the kernel modelled, where from, the options. */
+static void print_arm64_options(FILE *out, const struct ep_plt_result *res)
+{
+	const struct ep_arm64_rules *r = &res->rules;
+	char v[32];
+
+	fprintf(out, "; kernel %s", kernel_version_text(r->version, v, sizeof(v)));
+	switch (r->from) {
+	case EP_KERNEL_FROM_VERMAGIC:
+		fputs(" (vermagic)", out);
+		break;
+	case EP_KERNEL_FROM_OPTION:
+		fputs(" (--kernel)", out);
+		break;
+	default:
+		fputs(res->vermagic[0] ? " (default: vermagic has no version)"
+				       : " (default: no vermagic)",
+		      out);
+	}
+	if (r->version < EP_ARM64_KVER_FLOOR)
+		fputs(" modelled as 5.8, the oldest the model follows", out);
+	if (!r->mod_unload)
+		fputs(", no mod_unload", out);
+	fprintf(out, ", kaslr %s%s, erratum-843419 %s", onoff(res->opt.kaslr),
+		r->kaslr_applies ? "" : " (no effect from 6.7)", onoff(res->opt.erratum_843419));
+}
+
 static void print_file(FILE *out, const struct ep_image *img, const struct ep_plt_result *res)
 {
 	const struct model_view *v = view_of(res->model, NULL);
@@ -370,8 +414,7 @@ static void print_file(FILE *out, const struct ep_image *img, const struct ep_pl
 	}
 	fprintf(out, "%s: %s (%s)", img->path, res->model->name, res->model->source);
 	if (res->model == &ep_plt_model_arm64_module)
-		fprintf(out, "; kaslr %s, erratum-843419 %s", onoff(res->opt.kaslr),
-			onoff(res->opt.erratum_843419));
+		print_arm64_options(out, res);
 	fputc('\n', out);
 	print_sections(out, v, res);
 	if (res->model == &ep_plt_model_arm64_module)
@@ -560,6 +603,10 @@ static void add_arm64(struct arm64_totals *t, const struct ep_plt_result *res)
 	t->sort_skipped += res->sort_skipped;
 	t->full_ns += res->full_ns;
 	t->partitioned_ns += res->partitioned_ns;
+	t->tramp_bytes += res->tramp_bytes + res->init_tramp_bytes;
+	t->kernel_from[res->rules.from]++;
+	t->kaslr_ignored += !res->rules.kaslr_applies;
+	t->kernel_oldest = t->kernel_newest = res->rules.version;
 }
 
 static uint64_t relocations_of(const struct ep_plt_result *res)
@@ -596,6 +643,8 @@ static void file_totals(struct plt_totals *t, const struct ep_plt_result *res)
 
 static void arm64_totals_add(struct arm64_totals *to, const struct arm64_totals *a)
 {
+	size_t i;
+
 	to->files += a->files;
 	to->rejected += a->rejected;
 	to->relocations += a->relocations;
@@ -612,6 +661,14 @@ static void arm64_totals_add(struct arm64_totals *to, const struct arm64_totals 
 	to->sort_skipped += a->sort_skipped;
 	to->full_ns += a->full_ns;
 	to->partitioned_ns += a->partitioned_ns;
+	to->tramp_bytes += a->tramp_bytes;
+	for (i = 0; i < 3; i++)
+		to->kernel_from[i] += a->kernel_from[i];
+	to->kaslr_ignored += a->kaslr_ignored;
+	if (a->kernel_oldest && (!to->kernel_oldest || a->kernel_oldest < to->kernel_oldest))
+		to->kernel_oldest = a->kernel_oldest;
+	if (a->kernel_newest > to->kernel_newest)
+		to->kernel_newest = a->kernel_newest;
 }
 
 /* Add the totals t (of one file, say) to those of the run, to. */
@@ -654,6 +711,33 @@ static uint64_t files_of(const struct plt_totals *t, const struct ep_plt_model *
 	return 0;
 }
 
+/* "  kernels: 6.12.117 (4351 from vermagic); --kaslr has no effect on 4351" */
+static void print_kernels(FILE *out, const struct arm64_totals *a)
+{
+	static const enum ep_kernel_from order[] = { EP_KERNEL_FROM_VERMAGIC, EP_KERNEL_FROM_OPTION,
+						     EP_KERNEL_FROM_DEFAULT };
+	const char *sep = " (";
+	char lo[32], hi[32];
+	size_t i;
+
+	fprintf(out, "  kernels: %s", kernel_version_text(a->kernel_oldest, lo, sizeof(lo)));
+	if (a->kernel_newest != a->kernel_oldest)
+		fprintf(out, " to %s", kernel_version_text(a->kernel_newest, hi, sizeof(hi)));
+	for (i = 0; i < 3; i++) {
+		if (!a->kernel_from[order[i]])
+			continue;
+		fprintf(out, "%s%" PRIu64 " from %s", sep, a->kernel_from[order[i]],
+			order[i] == EP_KERNEL_FROM_DEFAULT  ? "the default (no vermagic)"
+			: order[i] == EP_KERNEL_FROM_OPTION ? "--kernel"
+							    : "vermagic");
+		sep = ", ";
+	}
+	fputc(')', out);
+	if (a->kaslr_ignored)
+		fprintf(out, "; --kaslr has no effect on %" PRIu64, a->kaslr_ignored);
+	fputc('\n', out);
+}
+
 static void print_totals(struct plt_run *run)
 {
 	const struct plt_totals *t = &run->t;
@@ -688,6 +772,8 @@ static void print_totals(struct plt_run *run)
 			" %" PRIu64 " bytes (minimal %" PRIu64 ")\n",
 			a->slots, a->slots_minimal, a->veneers,
 			ep_plural(a->veneers, "veneer", "veneers"), a->bytes, a->bytes_minimal);
+		fprintf(out, "  ftrace trampolines: %" PRIu64 " bytes\n", a->tramp_bytes);
+		print_kernels(out, a);
 		print_sorting(out, a->sorted_full, a->sorted_partitioned, a->sort_skipped,
 			      a->sort_sections);
 		if (run->opt.timing_reps)
@@ -816,9 +902,25 @@ static json_t *json_object_bounds(const struct ep_plt_object *ob)
 			 json_u(ob->distinct_got_symbols));
 }
 
+/* The arm64-module file's "kernel": the loader modelled and where from. */
+static json_t *json_kernel(const struct ep_plt_result *res)
+{
+	const struct ep_arm64_rules *r = &res->rules;
+	char v[32];
+
+	return json_pack("{s:s, s:s, s:o, s:b, s:b, s:b, s:I, s:b}", "version",
+			 kernel_version_text(r->version, v, sizeof(v)), "from",
+			 ep_kernel_from_name(r->from), "vermagic",
+			 res->vermagic[0] ? json_string(res->vermagic) : json_null(), "mod_unload",
+			 r->mod_unload, "kaslr_applies", r->kaslr_applies, "exit_in_init",
+			 r->exit_in_init, "nr_ftrace_plts", (json_int_t)r->nr_ftrace_plts,
+			 "below_floor", r->version < EP_ARM64_KVER_FLOOR);
+}
+
 static json_t *json_file(const struct ep_image *img, const struct ep_plt_result *res)
 {
 	bool module = res->model == &ep_plt_model_arm64_module;
+	char kv[32];
 	json_t *o = json_object(), *secs = json_array();
 	size_t i;
 
@@ -829,9 +931,13 @@ static json_t *json_file(const struct ep_image *img, const struct ep_plt_result 
 			    res->model ? json_string(res->model->source) : json_null());
 	json_object_set_new(o, "note", res->note ? json_string(res->note) : json_null());
 	json_object_set_new(o, "options",
-			    json_pack("{s:b, s:b, s:I}", "kaslr", res->opt.kaslr, "erratum_843419",
-				      res->opt.erratum_843419, "timing_reps",
-				      (json_int_t)res->opt.timing_reps));
+			    json_pack("{s:b, s:b, s:I, s:s}", "kaslr", res->opt.kaslr,
+				      "erratum_843419", res->opt.erratum_843419, "timing_reps",
+				      (json_int_t)res->opt.timing_reps, "kernel",
+				      res->opt.kernel
+					      ? kernel_version_text(res->opt.kernel, kv, sizeof(kv))
+					      : "auto"));
+	json_object_set_new(o, "kernel", module ? json_kernel(res) : json_null());
 	for (i = 0; i < res->nsecs; i++)
 		json_array_append_new(secs, json_section(res, &res->secs[i]));
 	json_object_set_new(o, "sections", secs);
@@ -839,6 +945,10 @@ static json_t *json_file(const struct ep_image *img, const struct ep_plt_result 
 	json_object_set_new(o, "ftrace_trampoline",
 			    res->has_tramp ? json_pack("{s:o}", "bytes", json_u(res->tramp_bytes))
 					   : json_null());
+	json_object_set_new(o, "init_ftrace_trampoline",
+			    res->has_init_tramp
+				    ? json_pack("{s:o}", "bytes", json_u(res->init_tramp_bytes))
+				    : json_null());
 	json_object_set_new(o, "sorted",
 			    json_sorted(res->sorted_full, res->sorted_partitioned,
 					res->sort_sections, res->sort_skipped));
@@ -854,6 +964,23 @@ static json_t *json_file(const struct ep_image *img, const struct ep_plt_result 
 }
 
 /* The arm64-module sums: totals.by_model[] and, unchanged, the top of totals. */
+/* totals' "kernels": the versions modelled and where they came from. */
+static json_t *json_kernels(const struct arm64_totals *a)
+{
+	char lo[32], hi[32];
+
+	return json_pack("{s:s?, s:s?, s:{s:o, s:o, s:o}, s:o}", "oldest",
+			 a->kernel_oldest ? kernel_version_text(a->kernel_oldest, lo, sizeof(lo))
+					  : NULL,
+			 "newest",
+			 a->kernel_newest ? kernel_version_text(a->kernel_newest, hi, sizeof(hi))
+					  : NULL,
+			 "from", "vermagic", json_u(a->kernel_from[EP_KERNEL_FROM_VERMAGIC]),
+			 "option", json_u(a->kernel_from[EP_KERNEL_FROM_OPTION]), "default",
+			 json_u(a->kernel_from[EP_KERNEL_FROM_DEFAULT]), "kaslr_ignored",
+			 json_u(a->kaslr_ignored));
+}
+
 static json_t *json_arm64_totals(const struct arm64_totals *a, bool timing)
 {
 	json_t *o = json_object();
@@ -867,6 +994,8 @@ static json_t *json_arm64_totals(const struct arm64_totals *a, bool timing)
 	json_object_set_new(o, "bytes", json_u(a->bytes));
 	json_object_set_new(o, "bytes_minimal", json_u(a->bytes_minimal));
 	json_object_set_new(o, "partition_leftover_sections", json_u(a->leftover_sections));
+	json_object_set_new(o, "ftrace_trampoline_bytes", json_u(a->tramp_bytes));
+	json_object_set_new(o, "kernels", json_kernels(a));
 	json_object_set_new(o, "sorted",
 			    json_sorted(a->sorted_full, a->sorted_partitioned, a->sort_sections,
 					a->sort_skipped));
@@ -1040,13 +1169,16 @@ static void plt_error(const char *path, const struct ep_error *err, void *ctx)
 
 static void plt_usage(FILE *f)
 {
-	fputs("usage: elfplt plt [--kaslr=on|off] [--erratum-843419=on|off] [--model=NAME]\n"
-	      "                  [--timing[=REPS]] [--summary] [-j N] [-q] [--max-size=BYTES]\n"
-	      "                  [--format=text|json] [-o FILE] [PATH...]\n"
-	      "PLT slots per section as the arm64 module loader reserves them (Linux 6.1\n"
-	      "module-plts.c), the true minimum, and the sorting the loader does.\n"
+	fputs("usage: elfplt plt [--kernel=auto|VERSION] [--kaslr=on|off] "
+	      "[--erratum-843419=on|off]\n"
+	      "                  [--model=NAME] [--timing[=REPS]] [--summary] [-j N] [-q]\n"
+	      "                  [--max-size=BYTES] [--format=text|json] [-o FILE] [PATH...]\n"
+	      "PLT slots per section as the arm64 module loader reserves them (Linux\n"
+	      "module-plts.c, v5.8 to v6.12), the true minimum, and the sorting it does.\n"
 	      "With no PATH, the running kernel's modules in /lib/modules/$(uname -r).\n\n"
-	      "  --kaslr=on|off           CONFIG_RANDOMIZE_BASE (default on)\n"
+	      "  --kernel=auto|VERSION    the loader of which kernel (default auto: each\n"
+	      "                           module's vermagic, else 6.1); VERSION 5.8 or later\n"
+	      "  --kaslr=on|off           CONFIG_RANDOMIZE_BASE (default on; no effect from 6.7)\n"
 	      "  --erratum-843419=on|off  Cortex-A53 erratum 843419 workaround (default on)\n"
 	      "  --model=NAME             arm64-module, object or linked instead of by e_type\n"
 	      "  --timing[=REPS]          time full sort vs partition + sort (median of REPS,\n"
@@ -1076,10 +1208,22 @@ static int parse_onoff(const char *cmd, const char *opt, const char *arg, bool *
 	return 0;
 }
 
+static size_t dots(const char *s)
+{
+	size_t n = 0;
+
+	while ((s = strchr(s, '.')) != NULL) {
+		n++;
+		s++;
+	}
+	return n;
+}
+
 static int cmd_plt(int argc, char **argv, struct ep_global *g)
 {
 	static const struct option longopts[] = {
 		{ "kaslr", required_argument, NULL, 'k' },
+		{ "kernel", required_argument, NULL, 'K' },
 		{ "erratum-843419", required_argument, NULL, 'e' },
 		{ "model", required_argument, NULL, 'm' },
 		{ "timing", optional_argument, NULL, 't' },
@@ -1100,6 +1244,20 @@ static int cmd_plt(int argc, char **argv, struct ep_global *g)
 		case 'k':
 			if (parse_onoff(g->cmd, "kaslr", optarg, &run.opt.kaslr))
 				return EP_EXIT_USAGE;
+			break;
+		case 'K':
+			if (strcmp(optarg, "auto") == 0) {
+				run.opt.kernel = 0;
+				break;
+			}
+			/* Only MAJOR.MINOR[.SUBLEVEL]: no "+deb12" or ".4" after it. */
+			if (strspn(optarg, "v0123456789.") != strlen(optarg) || dots(optarg) > 2 ||
+			    ep_kernel_version_parse(optarg, &run.opt.kernel) ||
+			    run.opt.kernel < EP_ARM64_KVER_FLOOR)
+				return ep_usage_error(g->cmd,
+						      "--kernel takes auto or a version from 5.8 "
+						      "(such as 6.1 or 6.12.117), not '%s'",
+						      optarg);
 			break;
 		case 'e':
 			if (parse_onoff(g->cmd, "erratum-843419", optarg, &run.opt.erratum_843419))

@@ -3,8 +3,10 @@
  * The arm64 kernel-module PLT model: how many PLT slots the module loader
  * reserves, following Linux arch/arm64/kernel/module-plts.c
  * (module_frob_arch_sections(), partition_branch_plt_relas(), count_plts()),
- * quirks included.  The default is the Debian 12 kernel, v6.1.  What holds
- * for which versions (read from the file's history):
+ * quirks included, for each kernel from v5.8 to v6.12: the version comes from
+ * --kernel, else the module's own vermagic= (.modinfo), else v6.1 (Debian
+ * 12).  The rules that differ between versions are in struct ep_arm64_rules
+ * (lib/plt.h); what holds for which versions (read from the file's history):
  *
  * - Only SHT_RELA sections whose target (sh_info) has SHF_EXECINSTR are
  *   counted; SHT_REL is ignored.  All versions with PLTs (v4.6 and later).
@@ -14,7 +16,8 @@
  *   CONFIG_RANDOMIZE_BASE (without KASLR modules sat within 128 MiB of the
  *   kernel); commit d35686444fc8 (v6.7, also 6.5.13 and 6.6.3 stable) made
  *   it unconditional after the v6.5 module VA rework (3e35d303ab7d).
- *   --kaslr=off models v6.1 built without CONFIG_RANDOMIZE_BASE.
+ *   --kaslr=off models such a kernel built without CONFIG_RANDOMIZE_BASE;
+ *   from v6.7 it changes nothing.
  * - Duplicates: entries are sorted by (r_type, r_sym, r_addend) with
  *   cmp_rela(); an entry counts unless it equals the one just before it
  *   (duplicate_rel()); an entry with a non-zero r_addend always counts.
@@ -40,11 +43,15 @@
  *   Then each count_plts() call, that is each relocation section, adds
  *   DIV_ROUND_UP(slots, 4096 / 12) = ceil(slots / 341) slack slots.
  * - Groups: a target section whose name starts with ".init" counts for the
- *   init PLT, any other for the core PLT (v4.11 and later; v6.5+ asks
- *   module_init_layout_section(), the same with CONFIG_MODULE_UNLOAD).
- *   .plt and .init.plt get sh_size (slots + 1) x sizeof(struct plt_entry),
- *   12 bytes since v4.15.  .text.ftrace_trampoline, when present, gets
- *   NR_FTRACE_PLTS x 12 bytes: 2 on v5.5..v6.1, 1 from v6.2.
+ *   init PLT, any other for the core PLT (v4.11 and later).  From v6.6
+ *   (f928f8b1a249) the loader asks module_init_layout_section(), which
+ *   without CONFIG_MODULE_UNLOAD (no "mod_unload" in vermagic) also puts
+ *   ".exit" targets in the init PLT.  .plt and .init.plt get sh_size
+ *   (slots + 1) x sizeof(struct plt_entry), 12 bytes since v4.15.
+ *   .text.ftrace_trampoline, when present, gets NR_FTRACE_PLTS x 12 bytes:
+ *   2 on v5.5..v6.1, 1 from v6.2 (asm/ftrace.h, "ftrace: arm64: move from
+ *   REGS to ARGS").  .init.text.ftrace_trampoline, when present, the same
+ *   (a7ed7b9d0ebb, v6.17 and stable 6.6.y, 6.12.y; modelled from v6.5).
  * - The loader rejects the module (-ENOEXEC) when .plt or .init.plt is
  *   missing, or when there is no SHT_SYMTAB (a section named .plt,
  *   .init.plt or .text.ftrace_trampoline is never taken as the symtab).
@@ -64,6 +71,67 @@
 #include "lib/plt.h"
 
 #define SZ_4K 4096u
+
+/* A decimal number at *s, at most 5 digits; -1 when *s is no digit. */
+static long version_number(const char **s)
+{
+	long n = 0;
+	int digits = 0;
+
+	while (**s >= '0' && **s <= '9' && digits < 6) {
+		n = n * 10 + (**s - '0');
+		(*s)++;
+		digits++;
+	}
+	return digits && digits < 6 ? n : -1;
+}
+
+int ep_kernel_version_parse(const char *s, uint32_t *v)
+{
+	long major, minor, sub = 0;
+
+	if (*s == 'v')
+		s++;
+	major = version_number(&s);
+	if (major < 0 || *s++ != '.')
+		return -1;
+	minor = version_number(&s);
+	if (minor < 0 || major > 255 || minor > 255)
+		return -1;
+	if (*s == '.') {
+		s++;
+		sub = version_number(&s);
+		if (sub < 0)
+			return -1;
+	}
+	*v = EP_KVER(major, minor, sub);
+	return 0;
+}
+
+const char *ep_kernel_from_name(enum ep_kernel_from from)
+{
+	switch (from) {
+	case EP_KERNEL_FROM_VERMAGIC:
+		return "vermagic";
+	case EP_KERNEL_FROM_OPTION:
+		return "option";
+	default:
+		return "default";
+	}
+}
+
+void ep_arm64_rules_for(uint32_t version, bool mod_unload, struct ep_arm64_rules *r)
+{
+	uint32_t v = version < EP_ARM64_KVER_FLOOR ? EP_ARM64_KVER_FLOOR : version;
+
+	r->version = version;
+	r->mod_unload = mod_unload;
+	/* d35686444fc8: v6.7, and the stable 6.6.3 and 6.5.13. */
+	r->kaslr_applies = v < EP_KVER(6, 5, 13) || (v >= EP_KVER(6, 6, 0) && v < EP_KVER(6, 6, 3));
+	r->exit_in_init = !mod_unload && v >= EP_KVER(6, 6, 0);
+	r->nr_ftrace_plts = v >= EP_KVER(6, 2, 0) ? 1 : 2;
+	r->init_tramp = v >= EP_KVER(6, 5, 0);
+}
 
 static bool is_branch(uint32_t r_type)
 {
@@ -481,8 +549,23 @@ static uint32_t *symbol_shndx(struct ep_image *img, size_t symidx, size_t *nsyms
 	return v;
 }
 
+/*
+ * The PLT a relocation section's target counts for: ".init*" targets the
+ * init PLT; from v6.6 module_init_layout_section() adds ".exit*" ones when
+ * the kernel has no CONFIG_MODULE_UNLOAD (module_exit_section()).
+ */
+static enum ep_plt_group target_group(const char *tname, const struct ep_arm64_rules *rules)
+{
+	if (strncmp(tname, ".init", 5) == 0)
+		return EP_PLT_INIT;
+	if (rules->exit_in_init && strncmp(tname, ".exit", 5) == 0)
+		return EP_PLT_INIT;
+	return EP_PLT_CORE;
+}
+
 static int count_one(struct ep_image *img, size_t idx, const uint32_t *shndx, size_t nsyms,
-		     struct ep_plt_result *res, struct ep_error *err)
+		     const struct ep_plt_options *opt, struct ep_plt_result *res,
+		     struct ep_error *err)
 {
 	const GElf_Shdr *sh = &img->sections[idx].shdr;
 	struct ep_plt_section *s;
@@ -517,13 +600,13 @@ static int count_one(struct ep_image *img, size_t idx, const uint32_t *shndx, si
 	s->name = img->sections[idx].name;
 	s->target = sh->sh_info;
 	s->target_name = tname;
-	s->group = strncmp(tname, ".init", 5) == 0 ? EP_PLT_INIT : EP_PLT_CORE;
+	s->group = target_group(tname, &res->rules);
 	/* Time on the file's order, before counting permutes the records. */
-	rc = ep_arm64_time_section(r, rs.count, shndx, (uint32_t)sh->sh_info, res->opt.kaslr,
-				   res->opt.timing_reps, &s->full_ns, &s->partitioned_ns);
+	rc = ep_arm64_time_section(r, rs.count, shndx, (uint32_t)sh->sh_info, opt->kaslr,
+				   opt->timing_reps, &s->full_ns, &s->partitioned_ns);
 	if (rc == 0)
-		rc = ep_arm64_count_section(r, rs.count, shndx, nsyms, (uint32_t)sh->sh_info,
-					    &res->opt, s);
+		rc = ep_arm64_count_section(r, rs.count, shndx, nsyms, (uint32_t)sh->sh_info, opt,
+					    s);
 	if (rc) {
 		rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
 		goto out;
@@ -542,11 +625,92 @@ out:
 	return rc;
 }
 
+/*
+ * Copy the value of .modinfo's "vermagic=" entry into buf (NUL-terminated,
+ * cut to fit), or leave buf "" when there is none.  .modinfo is a run of
+ * NUL-terminated "key=value" strings (modpost, MODULE_INFO()).
+ */
+static int read_vermagic(struct ep_image *img, char *buf, size_t size, struct ep_error *err)
+{
+	static const char key[] = "vermagic=";
+	size_t idx = ep_image_find_section(img, ".modinfo"), off = 0, n;
+	const char *p;
+	Elf_Data *d;
+
+	buf[0] = '\0';
+	if (!idx || img->sections[idx].shdr.sh_type == SHT_NOBITS)
+		return 0;
+	d = ep_section_data(img, idx, err);
+	if (!d)
+		return -EP_EMALFORMED;
+	p = d->d_buf;
+	while (p && off < d->d_size) {
+		const char *e = memchr(p + off, '\0', d->d_size - off);
+		size_t len = e ? (size_t)(e - (p + off)) : d->d_size - off;
+
+		if (len >= sizeof(key) - 1 && memcmp(p + off, key, sizeof(key) - 1) == 0) {
+			n = len - (sizeof(key) - 1);
+			if (n >= size)
+				n = size - 1;
+			memcpy(buf, p + off + sizeof(key) - 1, n);
+			buf[n] = '\0';
+			return 0;
+		}
+		off += len + 1;
+	}
+	return 0;
+}
+
+/* vermagic's words after the version: "SMP preempt mod_unload ..." */
+static bool vermagic_has(const char *vermagic, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p = vermagic;
+
+	while ((p = strstr(p, word)) != NULL) {
+		if ((p == vermagic || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+/* Which loader to model: --kernel, else vermagic=, else the default. */
+static void choose_rules(struct ep_plt_result *res)
+{
+	uint32_t v = 0;
+	bool unload = true;
+	enum ep_kernel_from from = EP_KERNEL_FROM_DEFAULT;
+
+	if (res->vermagic[0]) {
+		unload = vermagic_has(res->vermagic, "mod_unload");
+		if (ep_kernel_version_parse(res->vermagic, &v) == 0)
+			from = EP_KERNEL_FROM_VERMAGIC;
+	}
+	if (res->opt.kernel) {
+		v = res->opt.kernel;
+		from = EP_KERNEL_FROM_OPTION;
+	} else if (from == EP_KERNEL_FROM_DEFAULT) {
+		v = EP_ARM64_KVER_DEFAULT;
+	}
+	ep_arm64_rules_for(v, unload, &res->rules);
+	res->rules.from = from;
+}
+
 static int arm64_analyse(struct ep_image *img, struct ep_plt_result *res, struct ep_error *err)
 {
-	size_t i, plt = 0, init_plt = 0, tramp = 0, symidx = 0, nsyms = 0;
+	size_t i, plt = 0, init_plt = 0, tramp = 0, init_tramp = 0, symidx = 0, nsyms = 0;
+	struct ep_plt_options opt = res->opt;
 	uint32_t *shndx = NULL;
-	int g, rc = 0;
+	int g, rc;
+
+	rc = read_vermagic(img, res->vermagic, sizeof(res->vermagic), err);
+	if (rc)
+		return rc;
+	choose_rules(res);
+	/* From v6.7 the loader no longer asks CONFIG_RANDOMIZE_BASE: as if on. */
+	if (!res->rules.kaslr_applies)
+		opt.kaslr = true;
 
 	/* The first loop of module_frob_arch_sections(): the last match wins. */
 	for (i = 0; i < img->shnum; i++) {
@@ -558,6 +722,8 @@ static int arm64_analyse(struct ep_image *img, struct ep_plt_result *res, struct
 			init_plt = i;
 		else if (strcmp(name, ".text.ftrace_trampoline") == 0)
 			tramp = i;
+		else if (res->rules.init_tramp && strcmp(name, ".init.text.ftrace_trampoline") == 0)
+			init_tramp = i;
 		else if (img->sections[i].shdr.sh_type == SHT_SYMTAB)
 			symidx = i;
 	}
@@ -573,7 +739,11 @@ static int arm64_analyse(struct ep_image *img, struct ep_plt_result *res, struct
 		res->kernel_rejects = "module symtab section missing";
 	if (tramp) {
 		res->has_tramp = true;
-		res->tramp_bytes = EP_ARM64_NR_FTRACE_PLTS * EP_ARM64_PLT_ENTRY_BYTES;
+		res->tramp_bytes = res->rules.nr_ftrace_plts * EP_ARM64_PLT_ENTRY_BYTES;
+	}
+	if (init_tramp) {
+		res->has_init_tramp = true;
+		res->init_tramp_bytes = res->rules.nr_ftrace_plts * EP_ARM64_PLT_ENTRY_BYTES;
 	}
 	/* Without a symbol table there is nothing the loader could count. */
 	if (symidx) {
@@ -589,7 +759,7 @@ static int arm64_analyse(struct ep_image *img, struct ep_plt_result *res, struct
 		/* sh_info out of range: let ep_relsec_open() say so. */
 		if (sh->sh_info < img->shnum && !ep_section_is_exec(img, sh->sh_info))
 			continue;
-		rc = count_one(img, i, shndx, nsyms, res, err);
+		rc = count_one(img, i, shndx, nsyms, &opt, res, err);
 		if (rc)
 			break;
 	}
@@ -604,7 +774,7 @@ static int arm64_analyse(struct ep_image *img, struct ep_plt_result *res, struct
 
 const struct ep_plt_model ep_plt_model_arm64_module = {
 	.name = "arm64-module",
-	.source = "Linux arch/arm64/kernel/module-plts.c, v6.1 (Debian 12)",
+	.source = "Linux arch/arm64/kernel/module-plts.c, v5.8 to v6.12",
 	.check = arm64_check,
 	.analyse = arm64_analyse,
 };

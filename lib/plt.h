@@ -23,12 +23,94 @@
 #include "lib/error.h"
 #include "lib/reloc.h"
 
+/*
+ * A Linux version as one number, EP_KVER(6, 12, 117), ordered as the
+ * versions are; a sublevel above 255 counts as 255.
+ */
+#define EP_KVER(major, minor, sub)                                                                 \
+	((uint32_t)(major) << 16 | (uint32_t)(minor) << 8 | ((sub) > 255 ? 255u : (uint32_t)(sub)))
+#define EP_KVER_MAJOR(v) ((v) >> 16)
+#define EP_KVER_MINOR(v) (((v) >> 8) & 0xff)
+#define EP_KVER_SUB(v)	 ((uint32_t)(v)&0xff)
+
+/* The oldest kernel the arm64-module model follows (partition_branch_plt_relas()). */
+#define EP_ARM64_KVER_FLOOR EP_KVER(5, 8, 0)
+/* What it models for a module that names no version (no vermagic=): Debian 12's. */
+#define EP_ARM64_KVER_DEFAULT EP_KVER(6, 1, 0)
+
 /* What the user asked for; every model gets all of it and uses what applies. */
 struct ep_plt_options {
 	bool kaslr;		  /* CONFIG_RANDOMIZE_BASE (arm64-module; default true) */
 	bool erratum_843419;	  /* ARM64_WORKAROUND_843419 in effect (default true) */
 	unsigned int timing_reps; /* --timing repetitions; 0: no timing */
+	/*
+	 * arm64-module: the kernel whose loader is modelled, EP_KVER(), at
+	 * least EP_ARM64_KVER_FLOOR; 0 (--kernel=auto): each module's own
+	 * vermagic=, else EP_ARM64_KVER_DEFAULT.
+	 */
+	uint32_t kernel;
 };
+
+/*
+ * Parse the version at the start of s: "6.12", "6.12.117", "v6.1", and so a
+ * vermagic "6.12.117+deb12-arm64 SMP mod_unload ..." (the text after the
+ * numbers is not looked at).  Returns 0 with *v = EP_KVER(), or -1 when s
+ * does not start with MAJOR.MINOR (numbers below 256).
+ */
+int ep_kernel_version_parse(const char *s, uint32_t *v);
+
+/* Where the modelled kernel version came from. */
+enum ep_kernel_from {
+	EP_KERNEL_FROM_DEFAULT,	 /* the module has no vermagic=: EP_ARM64_KVER_DEFAULT */
+	EP_KERNEL_FROM_VERMAGIC, /* the module's .modinfo vermagic= */
+	EP_KERNEL_FROM_OPTION,	 /* --kernel=VERSION */
+};
+
+/* "default", "vermagic", "option". */
+const char *ep_kernel_from_name(enum ep_kernel_from from);
+
+/*
+ * The rules of the arm64 module loader (Linux arch/arm64/kernel/
+ * module-plts.c and asm/ftrace.h) that change the reserved slots, bytes or
+ * sort cost between v5.8 and v6.12; ep_arm64_rules_for() fills them.  The
+ * rule table, with each change's commit:
+ *   kaslr_applies   v5.8..v6.6: count_plts() and partition_branch_plt_relas()
+ *                   skip branches unless CONFIG_RANDOMIZE_BASE; removed by
+ *                   d35686444fc8 in v6.7 (stable 6.5.13, 6.6.3).  When false
+ *                   --kaslr has no effect.
+ *   exit_in_init    v6.6 and later (f928f8b1a249): the init/core split asks
+ *                   module_init_layout_section(), which without
+ *                   CONFIG_MODULE_UNLOAD puts ".exit*" targets in the init
+ *                   PLT too; before, only ".init*" (str_has_prefix()).  The
+ *                   stable backports (6.1.y, 5.15.y, 5.10.y) are not told by
+ *                   version: Debian's vermagic says 6.1.0 for every 6.1.y.
+ *                   Only true when mod_unload is false.
+ *   nr_ftrace_plts  NR_FTRACE_PLTS: 2 (FTRACE_PLT_IDX, FTRACE_REGS_PLT_IDX) on
+ *                   v5.5..v6.1; 1 from v6.2 ("ftrace: arm64: move from REGS
+ *                   to ARGS").  .text.ftrace_trampoline gets that x 12 bytes.
+ *   init_tramp      .init.text.ftrace_trampoline gets NR_FTRACE_PLTS x 12
+ *                   bytes: a7ed7b9d0ebb (v6.17, stable 6.6.y and 6.12.y) for
+ *                   kernels from v6.5; the section is only in modules built
+ *                   by such a kernel, so the rule is v6.5 and later.
+ * Unchanged over the range: which RELA sections count, the slot-needing
+ * test, cmp_rela()/duplicate_rel(), the partition and its leftover, the
+ * erratum 843419 veneers and slack, 12-byte struct plt_entry.
+ */
+struct ep_arm64_rules {
+	uint32_t version; /* EP_KVER() modelled; below the floor: the floor's rules */
+	enum ep_kernel_from from;
+	bool mod_unload; /* CONFIG_MODULE_UNLOAD: "mod_unload" in vermagic (true without one) */
+	bool kaslr_applies;
+	bool exit_in_init;
+	bool init_tramp;
+	unsigned int nr_ftrace_plts;
+};
+
+/*
+ * The rules of kernel version (EP_KVER()) for a kernel with or without
+ * CONFIG_MODULE_UNLOAD; r->from is left for the caller.
+ */
+void ep_arm64_rules_for(uint32_t version, bool mod_unload, struct ep_arm64_rules *r);
 
 /* arm64 module PLT groups: the kernel's mod->arch.core and mod->arch.init. */
 enum ep_plt_group { EP_PLT_CORE, EP_PLT_INIT, EP_PLT_NGROUP, EP_PLT_NOGROUP = EP_PLT_NGROUP };
@@ -111,8 +193,12 @@ struct ep_plt_result {
 	struct ep_plt_section *secs;
 	size_t nsecs;
 	struct ep_plt_group_result groups[EP_PLT_NGROUP];
-	bool has_tramp;				  /* .text.ftrace_trampoline present */
-	uint64_t tramp_bytes;			  /* its sh_size as the loader sets it */
+	bool has_tramp;		     /* .text.ftrace_trampoline present */
+	uint64_t tramp_bytes;	     /* its sh_size as the loader sets it */
+	bool has_init_tramp;	     /* .init.text.ftrace_trampoline present and sized (v6.5+) */
+	uint64_t init_tramp_bytes;   /* its sh_size as the loader sets it */
+	struct ep_arm64_rules rules; /* arm64-module: the loader modelled */
+	char vermagic[128]; /* arm64-module: .modinfo's vermagic= value ("" none; cut at 127) */
 	uint64_t sorted_full, sorted_partitioned; /* sums over secs */
 	size_t sort_sections;		  /* sections the loader considers (exec-target RELA) */
 	size_t sort_skipped;		  /* of those, sections with nents 0: no sort at all */
@@ -170,15 +256,15 @@ struct ep_plt_section *ep_plt_section_add(struct ep_plt_result *res);
 
 /* sizeof(struct plt_entry) since v4.15: ADRP, ADD, BR. */
 #define EP_ARM64_PLT_ENTRY_BYTES 12
-/* NR_FTRACE_PLTS on v5.5..v6.1 (FTRACE_PLT_IDX and FTRACE_REGS_PLT_IDX). */
-#define EP_ARM64_NR_FTRACE_PLTS 2
 
 /*
  * count_plts() of one SHT_RELA section whose target (sh_info dstidx) is
  * executable, after partition_branch_plt_relas() and sort() as
- * module_frob_arch_sections() does them, Linux v5.8..v6.6 (see the file's
+ * module_frob_arch_sections() does them, Linux v5.8..v6.12 (see the file's
  * header for the versions of each rule).  r[0..n) is permuted in place, as
- * the kernel permutes the module's copy.  st_shndx[r_sym] is each symbol's
+ * the kernel permutes the module's copy; opt->kaslr is the effective
+ * CONFIG_RANDOMIZE_BASE (true for v6.7 and later, which no longer ask, see
+ * struct ep_arm64_rules).  st_shndx[r_sym] is each symbol's
  * raw 16-bit st_shndx (SHN_XINDEX not resolved: the kernel compares the
  * field itself); every r_sym < nsyms.  Fills out's counting fields
  * (relocations .. leftover); out->group and names are the caller's.

@@ -1,0 +1,144 @@
+#!/bin/sh
+# elfplt plt --kernel: the arm64 module loader by kernel version.  The
+# fixtures differ only in .modinfo's vermagic; every expected number is
+# derived by hand in the comments of tests/fixtures/plt-arm64-v612.yaml from
+# Linux arch/arm64/kernel/module-plts.c of v6.1 and v6.12 (and asm/ftrace.h
+# for NR_FTRACE_PLTS); none is taken from elfplt's output.
+. "$top_srcdir/tests/lib.sh"
+need YAML2OBJ JQ
+
+v612=$(fixture plt-arm64-v612)
+v61=$(fixture plt-arm64-v61)
+nounload=$(fixture plt-arm64-v612-nounload)
+basic=$(fixture plt-arm64-basic)
+j=$T/out.json
+
+# sec NAME KEY: one key of the section record named NAME in $j.
+sec() {
+	jqr "$j" ".files[0].sections[] | select(.name == \"$1\") | .$2"
+}
+# groups: "core slots, core bytes, init slots, init bytes" of $j.
+groups() {
+	jqr "$j" '.files[0].groups | "\(.core.slots) \(.core.bytes) \(.init.slots) \(.init.bytes)"'
+}
+tramps() {
+	jqr "$j" '.files[0] | "\(.ftrace_trampoline.bytes) \(.init_ftrace_trampoline.bytes)"'
+}
+
+# 6.12 from vermagic: KASLR no longer asked, NR_FTRACE_PLTS 1, both
+# trampolines 12 bytes; core 5 slots/72 bytes, init 2/36.
+"$ELFPLT" plt --json "$v612" >"$j" || fail "v612 exited $?"
+check "6.12: kernel" "6.12.117 vermagic" "$(jqr "$j" '.files[0].kernel | "\(.version) \(.from)"')"
+check "6.12: vermagic string" "6.12.117+deb12-arm64 SMP mod_unload modversions aarch64" \
+	"$(jqr "$j" '.files[0].kernel.vermagic')"
+check "6.12: options.kernel" auto "$(jqr "$j" '.files[0].options.kernel')"
+check "6.12: kaslr_applies" false "$(jqr "$j" '.files[0].kernel.kaslr_applies')"
+check "6.12: .rela.text slots (2 + 1 spare)" 3 "$(sec .rela.text slots)"
+check "6.12: .rela.exit.text group (mod_unload)" core "$(sec .rela.exit.text group)"
+check "6.12: groups" "5 72 2 36" "$(groups)"
+check "6.12: trampolines 1 x 12 each" "12 12" "$(tramps)"
+check "6.12: sorted" "9 5" "$(jqr "$j" '.files[0].sorted | "\(.full) \(.partitioned)"')"
+"$ELFPLT" plt "$v612" >"$T/v612.txt" || fail "v612 text exited $?"
+grep -q "; kernel 6.12.117 (vermagic), kaslr on (no effect from 6.7)" "$T/v612.txt" ||
+	fail "6.12 model line: $(head -1 "$T/v612.txt")"
+grep -q "^  .text.ftrace_trampoline: 12 bytes" "$T/v612.txt" || fail "6.12 text trampoline"
+grep -q "^  .init.text.ftrace_trampoline: 12 bytes" "$T/v612.txt" || fail "6.12 text init trampoline"
+
+# --kaslr=off changes nothing from v6.7.
+"$ELFPLT" plt --json --kaslr=off "$v612" >"$j" || fail "v612 kaslr off exited $?"
+check "6.12 kaslr off: option recorded" false "$(jqr "$j" '.files[0].options.kaslr')"
+check "6.12 kaslr off: groups unchanged" "5 72 2 36" "$(groups)"
+check "6.12 kaslr off: sorted unchanged" "9 5" \
+	"$(jqr "$j" '.files[0].sorted | "\(.full) \(.partitioned)"')"
+
+# 6.1 from vermagic: same slots with KASLR on, trampoline 2 x 12 = 24, the
+# init trampoline unknown to the loader (null).
+"$ELFPLT" plt --json "$v61" >"$j" || fail "v61 exited $?"
+check "6.1: kernel" "6.1 vermagic" "$(jqr "$j" '.files[0].kernel | "\(.version) \(.from)"')"
+check "6.1: kaslr_applies" true "$(jqr "$j" '.files[0].kernel.kaslr_applies')"
+check "6.1: groups" "5 72 2 36" "$(groups)"
+check "6.1: trampolines" "24 null" "$(tramps)"
+v61_json=$(jqr "$j" '.files[0] | del(.path, .kernel, .options) | tostring')
+
+# --kernel=6.1 on the 6.12 module gives the 6.1 figures, named as the option.
+"$ELFPLT" plt --json --kernel=6.1 "$v612" >"$j" || fail "v612 --kernel=6.1 exited $?"
+check "--kernel=6.1: kernel" "6.1 option" "$(jqr "$j" '.files[0].kernel | "\(.version) \(.from)"')"
+check "--kernel=6.1: options.kernel" 6.1 "$(jqr "$j" '.files[0].options.kernel')"
+check "--kernel=6.1: groups" "5 72 2 36" "$(groups)"
+check "--kernel=6.1: trampolines" "24 null" "$(tramps)"
+check "--kernel=6.1: the whole record as the 6.1 module's" "$v61_json" \
+	"$(jqr "$j" '.files[0] | del(.path, .kernel, .options) | tostring')"
+"$ELFPLT" plt --kernel=6.1 "$v612" >"$T/k61.txt" || fail "--kernel=6.1 text exited $?"
+grep -q "; kernel 6.1 (--kernel), kaslr on, erratum-843419 on" "$T/k61.txt" ||
+	fail "--kernel=6.1 model line: $(head -1 "$T/k61.txt")"
+
+# On 6.1 --kaslr=off still matters: no branch slots, no sort.
+"$ELFPLT" plt --json --kernel=6.1 --kaslr=off "$v612" >"$j" || fail "6.1 kaslr off exited $?"
+check "--kernel=6.1 kaslr off: groups" "0 12 0 12" "$(groups)"
+check "--kernel=6.1 kaslr off: sorted" "9 0" \
+	"$(jqr "$j" '.files[0].sorted | "\(.full) \(.partitioned)"')"
+"$ELFPLT" plt --json --kaslr=off "$v61" >"$j" || fail "v61 kaslr off exited $?"
+check "6.1 vermagic kaslr off: groups" "0 12 0 12" "$(groups)"
+
+# No mod_unload: from v6.6 .exit.text fills the init PLT; 6.1 keeps it core.
+"$ELFPLT" plt --json "$nounload" >"$j" || fail "nounload exited $?"
+check "no mod_unload: flags" "false true" \
+	"$(jqr "$j" '.files[0].kernel | "\(.mod_unload) \(.exit_in_init)"')"
+check "no mod_unload: .rela.exit.text group" init "$(sec .rela.exit.text group)"
+check "no mod_unload: groups" "3 48 4 60" "$(groups)"
+"$ELFPLT" plt --json --kernel=6.1 "$nounload" >"$j" || fail "nounload 6.1 exited $?"
+check "no mod_unload, 6.1: groups" "5 72 2 36" "$(groups)"
+
+# A module without vermagic: v6.1 by default, and the report says so.
+"$ELFPLT" plt --json "$basic" >"$j" || fail "basic exited $?"
+check "no vermagic: kernel" "6.1 default null" \
+	"$(jqr "$j" '.files[0].kernel | "\(.version) \(.from) \(.vermagic)"')"
+"$ELFPLT" plt "$basic" >"$T/basic.txt" || fail "basic text exited $?"
+grep -q "; kernel 6.1 (default: no vermagic), kaslr on," "$T/basic.txt" ||
+	fail "default model line: $(head -1 "$T/basic.txt")"
+
+# Usage errors: below the floor, not a version.
+for bad in 5.4 6 six 6.x 300.1 6.1foo 6.1.2.3 6.1. v; do
+	"$ELFPLT" plt --kernel="$bad" "$v612" >/dev/null 2>"$T/err"
+	check "--kernel=$bad exit" 2 "$?"
+done
+grep -q "from 5.8" "$T/err" || fail "usage message: $(cat "$T/err")"
+"$ELFPLT" plt --json --kernel=v6.12.3 "$v61" >"$j" || fail "--kernel=v6.12.3 exited $?"
+check "--kernel=v6.12.3" "6.12.3 option 12" \
+	"$(jqr "$j" '.files[0] | "\(.kernel.version) \(.kernel.from) \(.ftrace_trampoline.bytes)"')"
+
+# Totals over the 6.12 and 6.1 modules: trampolines 12 + 12 (6.12) + 24
+# (6.1) = 48 bytes; both versions from vermagic; KASLR ignored by one.
+"$ELFPLT" plt --json "$v612" "$v61" >"$j" || fail "two modules exited $?"
+check "totals: trampoline bytes" 48 "$(jqr "$j" '.totals.ftrace_trampoline_bytes')"
+check "totals: kernels" "6.1 6.12.117 2 0 0 1" \
+	"$(jqr "$j" '.totals.kernels | "\(.oldest) \(.newest) \(.from.vermagic) \(.from.option) \(
+		.from.default) \(.kaslr_ignored)"')"
+"$ELFPLT" plt "$v612" "$v61" "$basic" >"$T/three.txt" || fail "three modules exited $?"
+grep -q "^  kernels: 6.1 to 6.12.117 (2 from vermagic, 1 from the default (no vermagic));" \
+	"$T/three.txt" || fail "totals kernels line: $(grep kernels "$T/three.txt")"
+
+# The version table's edges (man page KERNEL VERSIONS, from the commits):
+# KASLR checks until 6.5.12 and 6.6.2, gone in 6.5.13, 6.6.3 and 6.7
+# (d35686444fc8); NR_FTRACE_PLTS 2 x 12 = 24 bytes to 6.1, 1 x 12 from 6.2;
+# .init.text.ftrace_trampoline sized from 6.5; .exit in init (no
+# mod_unload) from 6.6.  Printed: kaslr_applies, trampoline, init
+# trampoline, .rela.exit.text group of the no-mod_unload fixture.
+edge() {
+	"$ELFPLT" plt --json --kernel="$1" "$nounload" >"$j" || fail "--kernel=$1 exited $?"
+	jqr "$j" '.files[0] | "\(.kernel.kaslr_applies) \(.ftrace_trampoline.bytes) \(
+		.init_ftrace_trampoline.bytes) \(.sections[] | select(.name == ".rela.exit.text")
+		| .group)"'
+}
+check "5.8" "true 24 null core" "$(edge 5.8)"
+check "6.1.160" "true 24 null core" "$(edge 6.1.160)"
+check "6.2" "true 12 null core" "$(edge 6.2)"
+check "6.5" "true 12 12 core" "$(edge 6.5)"
+check "6.5.12" "true 12 12 core" "$(edge 6.5.12)"
+check "6.5.13" "false 12 12 core" "$(edge 6.5.13)"
+check "6.6" "true 12 12 init" "$(edge 6.6)"
+check "6.6.2" "true 12 12 init" "$(edge 6.6.2)"
+check "6.6.3" "false 12 12 init" "$(edge 6.6.3)"
+check "6.7" "false 12 12 init" "$(edge 6.7)"
+
+done_testing
