@@ -278,6 +278,26 @@ int ep_output_close(struct ep_global *g)
 	return 0;
 }
 
+int ep_render_text(void (*print)(FILE *f, const void *arg), const void *arg, char **out,
+		   size_t *out_len)
+{
+	FILE *f;
+
+	*out = NULL;
+	*out_len = 0;
+	f = open_memstream(out, out_len);
+	if (!f)
+		return -EP_ENOMEM;
+	print(f, arg);
+	if (fclose(f) != 0) {
+		free(*out);
+		*out = NULL;
+		*out_len = 0;
+		return -EP_ENOMEM;
+	}
+	return 0;
+}
+
 int ep_show_man_page(const char *page, int section)
 {
 	char local[4096];
