@@ -104,6 +104,15 @@ int ep_render_text(void (*print)(FILE *f, const void *arg), const void *arg, cha
 		   size_t *out_len);
 
 /*
+ * The same for JSON: o (a command's files[] entry; NULL when building it ran
+ * out of memory) dumped as ep_json_dump_at(o, 2, ...) does, into *out
+ * (malloc'd, for the caller to free), its length in bytes in *out_len.
+ * Takes the caller's reference to o.  Returns 0, or -EP_ENOMEM with *out
+ * NULL and *out_len 0.
+ */
+int ep_render_json(json_t *o, char **out, size_t *out_len);
+
+/*
  * Show manual page page(section) with man(1): the build tree's copy when
  * there is one, else the installed page.  Returns only on failure, with an
  * exit status.

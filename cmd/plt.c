@@ -958,9 +958,7 @@ static int render_file(const struct plt_run *run, const struct ep_image *img,
 		o = json_file(img, res);
 		if (o)
 			ep_json_input_keys(o, blob);
-		*out = o ? ep_json_dump_at(o, 2, out_len) : NULL;
-		json_decref(o);
-		return *out ? 0 : -EP_ENOMEM;
+		return ep_render_json(o, out, out_len);
 	}
 	if (run->summary)
 		return 0;

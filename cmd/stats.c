@@ -420,16 +420,11 @@ static int render_file(const struct stats_run *run, struct ep_image *img,
 		       size_t *out_len)
 {
 	const struct print_args args = { img, fs };
-	json_t *o;
 
 	*out = NULL;
 	*out_len = 0;
-	if (run->json) {
-		o = json_file(img, blob, fs);
-		*out = o ? ep_json_dump_at(o, 2, out_len) : NULL;
-		json_decref(o);
-		return *out ? 0 : -EP_ENOMEM;
-	}
+	if (run->json)
+		return ep_render_json(json_file(img, blob, fs), out, out_len);
 	if (run->top)
 		return 0;
 	return ep_render_text(print_one, &args, out, out_len);
