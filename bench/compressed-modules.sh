@@ -23,12 +23,8 @@ set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 ELFPLT=${1:-${ELFPLT:-./elfplt}}
 RUNS=${RUNS:-3}
-[ -x "$ELFPLT" ] || { echo "bench: $ELFPLT is not built (make)" >&2; exit 2; }
-for tool in xz zstd jq; do
-	command -v "$tool" >/dev/null || { echo "bench: $tool not found" >&2; exit 2; }
-done
-[ -x /usr/bin/time ] ||
-	{ echo "bench: /usr/bin/time not found: apt-get install time" >&2; exit 2; }
+. "$here/bench/lib.sh"
+bench_need xz zstd jq
 
 tree() {
 	_rc=0
@@ -38,8 +34,7 @@ tree() {
 xzdir=$(tree 6.12)
 plain=$(tree 6.12 xz-d)
 zstdir=$(tree 6.1 zstd)
-T=$(mktemp -d "${TMPDIR:-/tmp}/elfplt-bench.XXXXXX")
-trap 'rm -rf "$T"' EXIT
+bench_tmpdir
 
 find "$xzdir" -name '*.ko.xz' -type f | LC_ALL=C sort | tr '\n' '\0' >"$T/xz.list"
 find "$zstdir" -name '*.ko.zst' -type f | LC_ALL=C sort | tr '\n' '\0' >"$T/zst.list"
@@ -65,32 +60,8 @@ elfplt stats -j 1 plain|$ELFPLT stats -j 1 -o /dev/null $plain
 elfplt stats -j 2 plain|$ELFPLT stats -j 2 -o /dev/null $plain
 EOF
 
-# Warm the page cache and check that every command works.
-while IFS='|' read -r name cmd; do
-	sh -c "$cmd" >/dev/null 2>&1 || { echo "bench: '$cmd' failed" >&2; exit 1; }
-done <"$T/cmds"
-
-if command -v hyperfine >/dev/null 2>&1; then
-	set --
-	while IFS='|' read -r name cmd; do
-		set -- "$@" -n "$name" "$cmd"
-	done <"$T/cmds"
-	hyperfine -N -w 1 -r "$RUNS" --style none --export-json "$T/h.json" "$@" >/dev/null
-	jq -r '.results[] | "\(.command)|\(.mean * 1000)|\(.stddev * 1000)|\(.user * 1000)"' \
-		"$T/h.json" >"$T/times"
-else
-	while IFS='|' read -r name cmd; do
-		i=0
-		while [ $i -lt "$RUNS" ]; do
-			/usr/bin/time -f '%e %U' -a -o "$T/t.$i" sh -c "$cmd >/dev/null 2>&1"
-			i=$((i + 1))
-		done
-		cat "$T"/t.* | awk -v n="$name" '{ s += $1; q += $1 * $1; u += $2; k++ }
-			END { m = s / k; v = q / k - m * m
-			print n "|" m * 1000 "|" sqrt(v > 0 ? v : 0) * 1000 "|" u / k * 1000 }'
-		rm -f "$T"/t.*
-	done <"$T/cmds" >"$T/times"
-fi
+bench_warm
+bench_time 1
 
 echo
 awk -F'|' '

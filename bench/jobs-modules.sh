@@ -17,15 +17,11 @@ set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 ELFPLT=${1:-${ELFPLT:-./elfplt}}
 RUNS=${RUNS:-10}
-[ -x "$ELFPLT" ] || { echo "bench: $ELFPLT is not built (make)" >&2; exit 2; }
-[ -x /usr/bin/time ] ||
-	{ echo "bench: /usr/bin/time not found: apt-get install time" >&2; exit 2; }
+. "$here/bench/lib.sh"
+bench_need
 
-rc=0
-dir=$(sh "$here/tests/real/fetch-modules.sh") || rc=$?
-[ "$rc" -eq 0 ] || { echo "bench: no module tree (fetch-modules.sh exited $rc)" >&2; exit "$rc"; }
-T=$(mktemp -d "${TMPDIR:-/tmp}/elfplt-bench.XXXXXX")
-trap 'rm -rf "$T"' EXIT
+dir=$(bench_modules)
+bench_tmpdir
 
 nfiles=$(find "$dir" -name '*.ko' -type f | wc -l)
 bytes=$(find "$dir" -name '*.ko' -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')
@@ -45,31 +41,8 @@ plt --json -j 1|$ELFPLT plt --json -j 1 -o /dev/null $dir
 plt --json -j 2|$ELFPLT plt --json -j 2 -o /dev/null $dir
 EOF
 
-# Warm the page cache and check that every command works.
-while IFS='|' read -r name cmd; do
-	sh -c "$cmd" >/dev/null 2>&1 || { echo "bench: '$cmd' failed" >&2; exit 1; }
-done <"$T/cmds"
-
-if command -v hyperfine >/dev/null 2>&1; then
-	set --
-	while IFS='|' read -r name cmd; do
-		set -- "$@" -n "$name" "$cmd"
-	done <"$T/cmds"
-	hyperfine -N -w 2 -r "$RUNS" --style none --export-json "$T/h.json" "$@" >/dev/null
-	jq -r '.results[] | "\(.command)|\(.mean * 1000)|\(.stddev * 1000)"' "$T/h.json" \
-		>"$T/times"
-else
-	while IFS='|' read -r name cmd; do
-		i=0
-		while [ $i -lt "$RUNS" ]; do
-			/usr/bin/time -f %e -a -o "$T/t.$i" sh -c "$cmd >/dev/null 2>&1"
-			i=$((i + 1))
-		done
-		cat "$T"/t.* | awk -v n="$name" '{ s += $1; q += $1 * $1; k++ }
-			END { m = s / k; v = q / k - m * m; print n "|" m * 1000 "|" sqrt(v > 0 ? v : 0) * 1000 }'
-		rm -f "$T"/t.*
-	done <"$T/cmds" >"$T/times"
-fi
+bench_warm
+bench_time 2
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 echo

@@ -15,17 +15,11 @@ set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 ELFPLT=${1:-${ELFPLT:-./elfplt}}
 RUNS=${RUNS:-10}
-[ -x "$ELFPLT" ] || { echo "bench: $ELFPLT is not built (make)" >&2; exit 2; }
-for tool in readelf eu-readelf; do
-	command -v "$tool" >/dev/null || { echo "bench: $tool not found" >&2; exit 2; }
-done
-[ -x /usr/bin/time ] || { echo "bench: /usr/bin/time not found: apt-get install time" >&2; exit 2; }
+. "$here/bench/lib.sh"
+bench_need readelf eu-readelf
 
-rc=0
-dir=$(sh "$here/tests/real/fetch-modules.sh") || rc=$?
-[ "$rc" -eq 0 ] || { echo "bench: no module tree (fetch-modules.sh exited $rc)" >&2; exit "$rc"; }
-T=$(mktemp -d "${TMPDIR:-/tmp}/elfplt-bench.XXXXXX")
-trap 'rm -rf "$T"' EXIT
+dir=$(bench_modules)
+bench_tmpdir
 
 # The same files for every tool: what elfplt's walk finds, in its order.
 find "$dir" -name '*.ko' -type f | LC_ALL=C sort | tr '\n' '\0' >"$T/list"
@@ -43,31 +37,8 @@ readelf -rW|xargs -0 -a $T/list readelf -rW
 eu-readelf -r|xargs -0 -a $T/list eu-readelf -r
 EOF
 
-# Warm the page cache and check that every command works.
-while IFS='|' read -r name cmd; do
-	sh -c "$cmd" >/dev/null 2>&1 || { echo "bench: '$cmd' failed" >&2; exit 1; }
-done <"$T/cmds"
-
-if command -v hyperfine >/dev/null 2>&1; then
-	set --
-	while IFS='|' read -r name cmd; do
-		set -- "$@" -n "$name" "$cmd"
-	done <"$T/cmds"
-	hyperfine -N -w 2 -r "$RUNS" --style none --export-json "$T/h.json" "$@" >/dev/null
-	jq -r '.results[] | "\(.command)|\(.mean * 1000)|\(.stddev * 1000)"' "$T/h.json" \
-		>"$T/times"
-else
-	while IFS='|' read -r name cmd; do
-		i=0
-		while [ $i -lt "$RUNS" ]; do
-			/usr/bin/time -f %e -a -o "$T/t.$i" sh -c "$cmd >/dev/null 2>&1"
-			i=$((i + 1))
-		done
-		cat "$T"/t.* | awk -v n="$name" '{ s += $1; q += $1 * $1; k++ }
-			END { m = s / k; v = q / k - m * m; print n "|" m * 1000 "|" sqrt(v > 0 ? v : 0) * 1000 }'
-		rm -f "$T"/t.*
-	done <"$T/cmds" >"$T/times"
-fi
+bench_warm
+bench_time 2
 
 echo
 awk -F'|' '

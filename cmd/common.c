@@ -18,6 +18,7 @@
 
 #include "cmd/elfplt.h"
 #include "lib/load.h"
+#include "lib/report.h"
 
 /* -j N, --jobs N: 1 to EP_JOBS_MAX.  Returns 0, or -1 after a usage error. */
 static int parse_jobs(struct ep_global *g, const char *arg)
@@ -274,6 +275,40 @@ int ep_output_close(struct ep_global *g)
 	if (bad) {
 		fprintf(stderr, "elfplt: error writing %s: %s\n", name, strerror(errno));
 		return EP_EXIT_FAILED;
+	}
+	return 0;
+}
+
+int ep_render_text(void (*print)(FILE *f, const void *arg), const void *arg, char **out,
+		   size_t *out_len)
+{
+	FILE *f;
+
+	*out = NULL;
+	*out_len = 0;
+	f = open_memstream(out, out_len);
+	if (!f)
+		return -EP_ENOMEM;
+	print(f, arg);
+	if (fclose(f) != 0) {
+		free(*out);
+		*out = NULL;
+		*out_len = 0;
+		return -EP_ENOMEM;
+	}
+	return 0;
+}
+
+int ep_render_json(json_t *o, char **out, size_t *out_len)
+{
+	*out = NULL;
+	*out_len = 0;
+	if (o)
+		*out = ep_json_dump_at(o, 2, out_len);
+	json_decref(o);
+	if (!*out) {
+		*out_len = 0;
+		return -EP_ENOMEM;
 	}
 	return 0;
 }

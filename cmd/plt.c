@@ -1059,13 +1059,27 @@ struct file_result {
 	uint64_t out_len;
 };
 
+/* What print_one() prints: one file's analysis. */
+struct print_args {
+	const struct ep_image *img;
+	const struct ep_plt_result *res;
+};
+
+/* print_file() in ep_render_text()'s shape; arg is a struct print_args. */
+static void print_one(FILE *f, const void *arg)
+{
+	const struct print_args *a = arg;
+
+	print_file(f, a->img, a->res);
+}
+
 /* The file's report, as the bytes emit_file() writes: text, or a files[] entry. */
 static int render_file(const struct plt_run *run, const struct ep_image *img,
 		       const struct ep_blob *blob, const struct ep_plt_result *res, char **out,
 		       size_t *out_len)
 {
+	const struct print_args args = { img, res };
 	json_t *o;
-	FILE *f;
 
 	*out = NULL;
 	*out_len = 0;
@@ -1073,22 +1087,11 @@ static int render_file(const struct plt_run *run, const struct ep_image *img,
 		o = json_file(img, res);
 		if (o)
 			ep_json_input_keys(o, blob);
-		*out = o ? ep_json_dump_at(o, 2, out_len) : NULL;
-		json_decref(o);
-		return *out ? 0 : -EP_ENOMEM;
+		return ep_render_json(o, out, out_len);
 	}
 	if (run->summary)
 		return 0;
-	f = open_memstream(out, out_len);
-	if (!f)
-		return -EP_ENOMEM;
-	print_file(f, img, res);
-	if (fclose(f) != 0) {
-		free(*out);
-		*out = NULL;
-		return -EP_ENOMEM;
-	}
-	return 0;
+	return ep_render_text(print_one, &args, out, out_len);
 }
 
 /* Maybe in a worker process: analyse, render, pack what emit_file() needs. */

@@ -400,34 +400,34 @@ static int add_totals(struct stats_run *run, const char *path, const struct file
 	return top_add(run, path, r->relocations);
 }
 
+/* What print_one() prints: one file's counts. */
+struct print_args {
+	struct ep_image *img;
+	const struct ep_file_stats *fs;
+};
+
+/* print_file() in ep_render_text()'s shape; arg is a struct print_args. */
+static void print_one(FILE *f, const void *arg)
+{
+	const struct print_args *a = arg;
+
+	print_file(f, a->img, a->fs);
+}
+
 /* The file's report, as the bytes emit_file() writes: text, or a files[] entry. */
 static int render_file(const struct stats_run *run, struct ep_image *img,
 		       const struct ep_blob *blob, const struct ep_file_stats *fs, char **out,
 		       size_t *out_len)
 {
-	json_t *o;
-	FILE *f;
+	const struct print_args args = { img, fs };
 
 	*out = NULL;
 	*out_len = 0;
-	if (run->json) {
-		o = json_file(img, blob, fs);
-		*out = o ? ep_json_dump_at(o, 2, out_len) : NULL;
-		json_decref(o);
-		return *out ? 0 : -EP_ENOMEM;
-	}
+	if (run->json)
+		return ep_render_json(json_file(img, blob, fs), out, out_len);
 	if (run->top)
 		return 0;
-	f = open_memstream(out, out_len);
-	if (!f)
-		return -EP_ENOMEM;
-	print_file(f, img, fs);
-	if (fclose(f) != 0) {
-		free(*out);
-		*out = NULL;
-		return -EP_ENOMEM;
-	}
-	return 0;
+	return ep_render_text(print_one, &args, out, out_len);
 }
 
 /* Maybe in a worker process: count, render, pack what emit_file() needs. */

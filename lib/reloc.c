@@ -29,6 +29,20 @@ bool ep_is_relsec(const GElf_Shdr *sh)
 }
 
 /*
+ * Section idx's field (sh_link or sh_info, named by field) holds value, a
+ * section index: it must be below e_shnum.  Returns 0, or EP_EMALFORMED.
+ */
+static int check_index(const struct ep_image *img, size_t idx, const char *field,
+		       uint32_t value, struct ep_error *err)
+{
+	if (value < img->shnum)
+		return 0;
+	return ep_error_set(err, EP_EMALFORMED,
+			    "%s: %s %" PRIu32 " is out of range (%zu sections) (section %zu %s)",
+			    img->path, field, value, img->shnum, idx, ep_section_label(img, idx));
+}
+
+/*
  * sh_entsize must be what the class says and divide the contents' size:
  * sh_size, or for an SHF_COMPRESSED table its decoded size ch_size (only the
  * header is read here: the contents are decoded when asked for).
@@ -82,12 +96,9 @@ int ep_symtab_open(struct ep_image *img, size_t idx, struct ep_symtab *st, struc
 	if (rc)
 		return rc;
 	/* Nothing here reads a symbol's name, but the gABI link must hold. */
-	if (sh->sh_link >= img->shnum)
-		return ep_error_set(err, EP_EMALFORMED,
-				    "%s: sh_link %" PRIu32
-				    " is out of range (%zu sections) (section %zu %s)",
-				    img->path, (uint32_t)sh->sh_link, img->shnum, idx,
-				    ep_section_label(img, idx));
+	rc = check_index(img, idx, "sh_link", (uint32_t)sh->sh_link, err);
+	if (rc)
+		return rc;
 	if (img->sections[sh->sh_link].shdr.sh_type != SHT_STRTAB)
 		return ep_error_set(err, EP_EMALFORMED,
 				    "%s: sh_link %" PRIu32
@@ -229,12 +240,9 @@ int ep_relsec_open(struct ep_image *img, size_t idx, struct ep_relsec *rs, struc
 		return 0;
 	}
 	rs->count = rs->entries;
-	if (sh->sh_info >= img->shnum)
-		return ep_error_set(err, EP_EMALFORMED,
-				    "%s: sh_info %" PRIu32
-				    " is out of range (%zu sections) (section %zu %s)",
-				    img->path, (uint32_t)sh->sh_info, img->shnum, idx,
-				    ep_section_label(img, idx));
+	rc = check_index(img, idx, "sh_info", (uint32_t)sh->sh_info, err);
+	if (rc)
+		return rc;
 	/* A table of relocations that applies to its own bytes is no ELF file's. */
 	if (sh->sh_info == idx)
 		return ep_error_set(err, EP_EMALFORMED,
@@ -243,12 +251,9 @@ int ep_relsec_open(struct ep_image *img, size_t idx, struct ep_relsec *rs, struc
 				    img->path, (uint32_t)sh->sh_info, idx,
 				    ep_section_label(img, idx));
 	rs->target = sh->sh_info;
-	if (sh->sh_link >= img->shnum)
-		return ep_error_set(err, EP_EMALFORMED,
-				    "%s: sh_link %" PRIu32
-				    " is out of range (%zu sections) (section %zu %s)",
-				    img->path, (uint32_t)sh->sh_link, img->shnum, idx,
-				    ep_section_label(img, idx));
+	rc = check_index(img, idx, "sh_link", (uint32_t)sh->sh_link, err);
+	if (rc)
+		return rc;
 	/* Blame the relocation section, whose sh_link is wrong, not the one it names. */
 	if (sh->sh_link != SHN_UNDEF && img->sections[sh->sh_link].shdr.sh_type != SHT_SYMTAB &&
 	    img->sections[sh->sh_link].shdr.sh_type != SHT_DYNSYM)
