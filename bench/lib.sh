@@ -51,7 +51,7 @@ bench_time() {
 		hyperfine -N -w "$_warmup" -r "$RUNS" --style none --export-json "$T/h.json" "$@" \
 			>/dev/null
 		jq -r '.results[] |
-			"\(.command)|\(.mean * 1000)|\(.stddev * 1000)|\(.user * 1000)"' \
+			"\(.command)|\(.mean * 1000)|\((.stddev // 0) * 1000)|\(.user * 1000)"' \
 			"$T/h.json" >"$T/times"
 		return
 	fi
