@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
+#include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "lib/input.h"
 #include "lib/load.h"
 #include "lib/plt.h"
+#include "lib/reloc.h"
 #include "lib/stats.h"
 #include "tests/fuzz/exercise.h"
 
@@ -58,27 +60,211 @@ static void run_load(struct ep_image *img, const struct ep_blob *blob)
 	ep_load_plan_free(&plan);
 }
 
-int ep_exercise_image(const uint8_t *data, size_t size)
+/* Every symbol's section index, SHN_XINDEX resolved. */
+static void walk_symtab(struct ep_image *img, size_t idx)
 {
-	struct ep_blob blob = { .path = EXERCISE_PATH, .bytes = data, .size = size };
+	struct ep_error err = { 0 };
+	struct ep_symtab st;
+	uint64_t sum = 0;
+	size_t i;
+
+	if (ep_symtab_open(img, idx, &st, &err) < 0) {
+		check_message(&err);
+		return;
+	}
+	for (i = 0; i < st.count; i++)
+		sum += ep_symtab_shndx(&st, i);
+	(void)sum;
+}
+
+/*
+ * A relocation section read in batches and all at once: the two must give
+ * the same records, rs.count of them.
+ */
+static void walk_relsec(struct ep_image *img, size_t idx)
+{
+	struct ep_rel batch[EP_REL_BATCH_MIN], *all = NULL;
+	struct ep_rel_cursor cur = { 0 };
+	struct ep_error err = { 0 };
+	struct ep_relsec rs;
+	size_t seen = 0, i;
+	ssize_t n;
+
+	if (ep_relsec_open(img, idx, &rs, &err) < 0) {
+		check_message(&err);
+		return;
+	}
+	if (ep_relsec_read_all(&rs, &all, &err) < 0) {
+		check_message(&err);
+		all = NULL;
+	}
+	while ((n = ep_relsec_next(&rs, &cur, batch, EP_REL_BATCH_MIN, &err)) > 0) {
+		for (i = 0; i < (size_t)n; i++, seen++) {
+			if (seen >= rs.count ||
+			    (all && (all[seen].r_offset != batch[i].r_offset ||
+				     all[seen].r_type != batch[i].r_type ||
+				     all[seen].r_sym != batch[i].r_sym ||
+				     all[seen].r_addend != batch[i].r_addend))) {
+				fprintf(stderr, "relocation %zu of section %zu: read_all and next "
+						"disagree\n", seen, idx);
+				abort();
+			}
+			ep_reloc_type_name(img->ehdr.e_machine, batch[i].r_type);
+			ep_reloc_type_kind(img->ehdr.e_machine, batch[i].r_type);
+		}
+	}
+	if (n < 0) {
+		check_message(&err);
+	} else if (seen != rs.count) {
+		fprintf(stderr, "section %zu: %zu relocations read, count says %zu\n", idx, seen,
+			rs.count);
+		abort();
+	}
+	free(all);
+}
+
+/* Every section: its name, contents and raw bytes; tables opened and read. */
+static void walk_sections(struct ep_image *img)
+{
+	struct ep_error err = { 0 };
+	const unsigned char *raw;
+	size_t i, rawsize;
+
+	ep_image_kind_label(img);
+	ep_image_is_kernel_module(img);
+	ep_section_is_exec(img, img->shnum);
+	for (i = 0; i < img->shnum; i++) {
+		const GElf_Shdr *sh = &img->sections[i].shdr;
+
+		ep_section_label(img, i);
+		ep_section_is_exec(img, i);
+		ep_section_raw(img, i, &raw, &rawsize);
+		if (rawsize && (raw < img->bytes || rawsize > img->size ||
+				raw - img->bytes > img->size - rawsize)) {
+			fprintf(stderr, "section %zu: raw bytes outside the image\n", i);
+			abort();
+		}
+		if (!ep_section_data(img, i, &err))
+			check_message(&err);
+		if (sh->sh_type == SHT_SYMTAB || sh->sh_type == SHT_DYNSYM)
+			walk_symtab(img, i);
+		if (ep_is_relsec(sh))
+			walk_relsec(img, i);
+	}
+}
+
+static void run_stats(struct ep_image *img, const struct ep_blob *blob)
+{
 	struct ep_file_stats fs;
 	struct ep_error err = { 0 };
-	struct ep_image img;
+
+	walk_sections(img);
+	if (ep_stats_file(img, &fs, &err) < 0)
+		check_message(&err);
+	ep_stats_free(&fs);
+	run_load(img, blob);
+}
+
+static void run_plts(struct ep_image *img)
+{
 	size_t i;
+
+	run_plt(img, NULL, true);
+	for (i = 0; ep_plt_models[i]; i++) {
+		run_plt(img, ep_plt_models[i], true);
+		run_plt(img, ep_plt_models[i], false);
+	}
+}
+
+/* Open data as the image; what = 1 stats, 2 PLT models, 3 both. */
+static int exercise(const uint8_t *data, size_t size, unsigned int what)
+{
+	struct ep_blob blob = { .path = EXERCISE_PATH, .bytes = data, .size = size };
+	struct ep_error err = { 0 };
+	struct ep_image img;
 
 	if (ep_image_open(&img, EXERCISE_PATH, data, size, &err) < 0) {
 		check_message(&err);
 		return -1;
 	}
-	if (ep_stats_file(&img, &fs, &err) < 0)
-		check_message(&err);
-	ep_stats_free(&fs);
-	run_plt(&img, NULL, true);
-	for (i = 0; ep_plt_models[i]; i++) {
-		run_plt(&img, ep_plt_models[i], true);
-		run_plt(&img, ep_plt_models[i], false);
-	}
-	run_load(&img, &blob);
+	if (what & 1)
+		run_stats(&img, &blob);
+	if (what & 2)
+		run_plts(&img);
 	ep_image_close(&img);
 	return 0;
+}
+
+int ep_exercise_stats(const uint8_t *data, size_t size)
+{
+	return exercise(data, size, 1);
+}
+
+int ep_exercise_plt(const uint8_t *data, size_t size)
+{
+	return exercise(data, size, 2);
+}
+
+int ep_exercise_image(const uint8_t *data, size_t size)
+{
+	return exercise(data, size, 3);
+}
+
+int ep_exercise_decode(int compression, const uint8_t *data, size_t size)
+{
+	struct ep_blob blob = { .path = EXERCISE_PATH, .compression = compression };
+	struct ep_error err = { 0 };
+	char cap[32];
+	int rc = -1;
+
+	/* Read at each decode (lib/input.c's decode_cap()): set it once. */
+	snprintf(cap, sizeof(cap), "%u", EP_EXERCISE_DECODE_CAP);
+	setenv("ELFPLT_DECOMPRESS_MAX", cap, 0);
+	if (ep_blob_decode(&blob, data, size, &err) < 0) {
+		check_message(&err);
+		goto out;
+	}
+	if (blob.size > EP_EXERCISE_DECODE_CAP) {
+		fprintf(stderr, "decoded %zu bytes, more than the cap\n", blob.size);
+		abort();
+	}
+	ep_exercise_image(blob.bytes, blob.size);
+	rc = 0;
+out:
+	ep_blob_close(&blob);
+	return rc;
+}
+
+static int run_zstd(const uint8_t *data, size_t size)
+{
+	return ep_exercise_decode(EP_COMP_ZSTD, data, size);
+}
+
+static int run_xz(const uint8_t *data, size_t size)
+{
+	return ep_exercise_decode(EP_COMP_XZ, data, size);
+}
+
+static int run_gzip(const uint8_t *data, size_t size)
+{
+	return ep_exercise_decode(EP_COMP_GZIP, data, size);
+}
+
+const struct ep_fuzz_target ep_fuzz_targets[] = {
+	{ "stats", ep_exercise_stats },
+	{ "plt", ep_exercise_plt },
+	{ "zstd", run_zstd },
+	{ "xz", run_xz },
+	{ "gzip", run_gzip },
+	{ NULL, NULL },
+};
+
+const struct ep_fuzz_target *ep_fuzz_target_find(const char *name)
+{
+	const struct ep_fuzz_target *t;
+
+	for (t = ep_fuzz_targets; t->name; t++)
+		if (strcmp(t->name, name) == 0)
+			return t;
+	return NULL;
 }

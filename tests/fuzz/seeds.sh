@@ -1,0 +1,93 @@
+#!/bin/sh
+# Generate the fuzz seed corpus from the test fixtures, for make fuzz.
+#
+#   tests/fuzz/seeds.sh SRCDIR OUTDIR
+#
+# OUTDIR/elf:   every document of every tests/fixtures/*.yaml through yaml2obj
+#               (load-big.yaml aside: it is built to be big); objects with
+#               SHF_COMPRESSED sections (a small C file built with -g by $CC,
+#               its debug sections compressed by objcopy with zlib and zstd);
+#               the 20 smallest real kernel modules when
+#               tests/real/fetch-modules.sh has them cached; and every file of
+#               the regression corpus tests/fuzz/regress/.
+# OUTDIR/zstd, OUTDIR/xz, OUTDIR/gzip: each ELF seed compressed by the zstd,
+#               xz and gzip tools, in a few of their formats' variants
+#               (checksums, levels, several frames or members), plus the
+#               regression corpus again.
+# A tool that is missing only leaves its seeds out (said on stderr).
+set -eu
+src=$1
+out=$2
+rm -rf "$out"
+mkdir -p "$out/elf" "$out/zstd" "$out/xz" "$out/gzip"
+YAML2OBJ=${YAML2OBJ:-yaml2obj}
+OBJCOPY=${OBJCOPY:-objcopy}
+CC=${CC:-cc}
+
+for y in "$src"/tests/fixtures/*.yaml; do
+	base=$(basename "$y" .yaml)
+	[ "$base" = load-big ] && continue
+	d=1
+	while "$YAML2OBJ" --docnum=$d "$y" -o "$out/elf/$base-$d.o" 2>/dev/null; do
+		d=$((d + 1))
+	done
+done
+
+# SHF_COMPRESSED sections (gABI's Elf64_Chdr, ELFCOMPRESS_ZLIB/ZSTD).
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/elfplt-seeds.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+cat > "$tmp/c.c" <<'CEOF'
+extern int ext(int);
+static int counter;
+int seed_fn(int x) { counter += ext(x); return counter * 3; }
+CEOF
+if "$CC" -g -O1 -c -o "$tmp/c.o" "$tmp/c.c" 2>/dev/null; then
+	for alg in zlib zstd; do
+		"$OBJCOPY" --compress-debug-sections=$alg "$tmp/c.o" \
+			"$out/elf/shf-compressed-$alg.o" 2>/dev/null ||
+			echo "seeds: $OBJCOPY cannot compress with $alg" >&2
+	done
+else
+	echo "seeds: $CC cannot build the SHF_COMPRESSED seed" >&2
+fi
+
+if mods=$(sh "$src/tests/real/fetch-modules.sh" 2>/dev/null) && [ -d "$mods" ]; then
+	find "$mods" -name '*.ko' -printf '%s %p\n' | sort -n | head -n 20 |
+		while read -r _ f; do cp "$f" "$out/elf/"; done
+else
+	echo "seeds: no real modules (tests/real/fetch-modules.sh)" >&2
+fi
+
+if [ -d "$src/tests/fuzz/regress" ]; then
+	find "$src/tests/fuzz/regress" -type f ! -name '*.md' | while read -r f; do
+		t=$(basename "$(dirname "$f")")
+		n=$(basename "$f")
+		cp "$f" "$out/elf/regress-$t-$n"
+		for c in zstd xz gzip; do cp "$f" "$out/$c/regress-$t-$n"; done
+	done
+fi
+
+for f in "$out"/elf/*; do
+	case $f in */regress-*) continue ;; esac
+	n=$(basename "$f")
+	if command -v zstd >/dev/null; then
+		zstd -q -19 -c "$f" > "$out/zstd/$n.19.zst"
+		zstd -q -1 --no-check -c "$f" > "$out/zstd/$n.nocheck.zst"
+		# Two frames, the second without a content size (from a pipe).
+		{ zstd -q -3 -c "$f"; zstd -q -3 -c < "$f"; } > "$out/zstd/$n.2frames.zst"
+	fi
+	if command -v xz >/dev/null; then
+		xz -q -6 -c "$f" > "$out/xz/$n.xz"
+		xz -q -0 --check=sha256 -c "$f" > "$out/xz/$n.sha256.xz"
+		xz -q -1 --check=none -c "$f" > "$out/xz/$n.none.xz"
+		{ xz -q -c "$f"; xz -q -c "$f"; } > "$out/xz/$n.2streams.xz"
+	fi
+	if command -v gzip >/dev/null; then
+		gzip -q -9 -c "$f" > "$out/gzip/$n.9.gz"
+		gzip -q -1 -n -c "$f" > "$out/gzip/$n.1.gz"
+		{ gzip -q -c "$f"; gzip -q -c "$f"; } > "$out/gzip/$n.2members.gz"
+	fi
+done
+for d in elf zstd xz gzip; do
+	echo "seeds: $d: $(find "$out/$d" -type f | wc -l) files" >&2
+done
