@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <gelf.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,12 +215,17 @@ int ep_exercise_decode(int compression, const uint8_t *data, size_t size)
 {
 	struct ep_blob blob = { .path = EXERCISE_PATH, .compression = compression };
 	struct ep_error err = { 0 };
+	static bool cap_set;
 	char cap[32];
 	int rc = -1;
 
 	/* Read at each decode (lib/input.c's decode_cap()): set it once. */
-	snprintf(cap, sizeof(cap), "%u", EP_EXERCISE_DECODE_CAP);
-	setenv("ELFPLT_DECOMPRESS_MAX", cap, 0);
+	if (!cap_set) {
+		snprintf(cap, sizeof(cap), "%u", EP_EXERCISE_DECODE_CAP);
+		if (setenv("ELFPLT_DECOMPRESS_MAX", cap, 1) < 0)
+			abort();
+		cap_set = true;
+	}
 	if (ep_blob_decode(&blob, data, size, &err) < 0) {
 		check_message(&err);
 		goto out;
