@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <gelf.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,10 +13,20 @@
 #include "lib/load.h"
 #include "lib/plt.h"
 #include "lib/reloc.h"
+#include "lib/report.h"
 #include "lib/stats.h"
 #include "tests/fuzz/exercise.h"
 
 #define EXERCISE_PATH "fuzz.o"
+
+/* A name the report will print: one line of clean text. */
+static void check_text(const char *what, const char *s)
+{
+	if (!s || !ep_text_is_clean(s, strlen(s))) {
+		fprintf(stderr, "%s is not clean text\n", what);
+		abort();
+	}
+}
 
 static void check_message(const struct ep_error *err)
 {
@@ -154,14 +165,86 @@ static void walk_sections(struct ep_image *img)
 	}
 }
 
+static void inconsistent(const char *what, uint64_t sum, uint64_t relocations)
+{
+	fprintf(stderr, "%s sum to %" PRIu64 ", not to the %" PRIu64 " relocations\n", what, sum,
+		relocations);
+	abort();
+}
+
+/* A JSON value the report would hold, serialised as the report does. */
+static void dump_json(json_t *v)
+{
+	char *text;
+
+	if (!v)
+		return; /* out of memory */
+	text = json_dumps(v, JSON_COMPACT);
+	free(text);
+	json_decref(v);
+}
+
+/*
+ * What the stats report takes from the counts: names (clean text, or the
+ * JSON and the table would carry the file's control characters), the totals
+ * merged over sections and sorted, the "elf" object.
+ */
+static void report_stats(const struct ep_image *img, const struct ep_file_stats *fs)
+{
+	struct ep_type_counts total = { 0 };
+	struct ep_type_count *sorted;
+	uint64_t by_type = 0, by_class = 0, sec_class;
+	size_t i, c, n;
+
+	for (i = 0; i < fs->nsecs; i++) {
+		const struct ep_relsec_stats *s = &fs->secs[i];
+
+		check_text("relocation section name", s->name);
+		check_text("target section name", s->target_name);
+		ep_relkind_name(s->kind);
+		for (c = 0, sec_class = 0; c < EP_SYM_NCLASS; c++)
+			sec_class += s->by_symclass[c];
+		if (sec_class != s->relocations)
+			inconsistent("section's symbol classes", sec_class, s->relocations);
+		if (ep_type_counts_merge(&total, &s->types) < 0)
+			goto out;
+	}
+	/* Every relocation has one type and one symbol class. */
+	sorted = ep_type_counts_sorted(&total, &n);
+	if (!sorted && n)
+		goto out;
+	for (i = 0; i < n; i++) {
+		by_type += sorted[i].count;
+		ep_reloc_type_name(img->ehdr.e_machine, sorted[i].r_type);
+	}
+	free(sorted);
+	for (c = 0; c < EP_SYM_NCLASS; c++) {
+		by_class += fs->by_symclass[c];
+		ep_symclass_name(c);
+	}
+	if (by_type != fs->relocations)
+		inconsistent("relocation types", by_type, fs->relocations);
+	if (by_class != fs->relocations)
+		inconsistent("symbol classes", by_class, fs->relocations);
+	for (i = 0; i < EP_DYN_NKIND; i++)
+		ep_dynkind_name(i);
+	dump_json(ep_json_elf(img));
+out:
+	ep_type_counts_free(&total);
+}
+
 static void run_stats(struct ep_image *img, const struct ep_blob *blob)
 {
 	struct ep_file_stats fs;
 	struct ep_error err = { 0 };
 
 	walk_sections(img);
-	if (ep_stats_file(img, &fs, &err) < 0)
+	if (ep_stats_file(img, &fs, &err) < 0) {
 		check_message(&err);
+		dump_json(ep_json_file_error(EXERCISE_PATH, &err));
+	} else {
+		report_stats(img, &fs);
+	}
 	ep_stats_free(&fs);
 	run_load(img, blob);
 }

@@ -4,7 +4,8 @@
 #   tests/fuzz/seeds.sh SRCDIR OUTDIR
 #
 # OUTDIR/elf:   every document of every tests/fixtures/*.yaml through yaml2obj
-#               (load-big.yaml aside: it is built to be big); objects with
+#               (load-big.yaml aside: it is built to be big) and of
+#               tests/fuzz/seeds.yaml (paths no fixture takes); objects with
 #               SHF_COMPRESSED sections (a small C file built with -g by $CC,
 #               its debug sections compressed by objcopy with zlib and zstd);
 #               the 20 smallest real kernel modules when
@@ -24,7 +25,7 @@ YAML2OBJ=${YAML2OBJ:-yaml2obj}
 OBJCOPY=${OBJCOPY:-objcopy}
 CC=${CC:-cc}
 
-for y in "$src"/tests/fixtures/*.yaml; do
+for y in "$src"/tests/fixtures/*.yaml "$src"/tests/fuzz/seeds.yaml; do
 	base=$(basename "$y" .yaml)
 	[ "$base" = load-big ] && continue
 	d=1
