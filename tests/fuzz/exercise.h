@@ -27,7 +27,8 @@ int ep_exercise_stats(const uint8_t *data, size_t size);
 
 /*
  * Open data[0..size) as "fuzz.o" and run every PLT model: the automatic
- * choice, and each model forced with KASLR on and off.  Returns 0 when the
+ * choice (with plt --timing's sorts, one repetition), and each model forced
+ * with KASLR on and off.  Returns 0 when the
  * image opened, -1 when it did not.
  */
 int ep_exercise_plt(const uint8_t *data, size_t size);

@@ -8,7 +8,7 @@
 #               tests/fuzz/seeds.yaml (paths no fixture takes); objects with
 #               SHF_COMPRESSED sections (a small C file built with -g by $CC,
 #               its debug sections compressed by objcopy with zlib and zstd);
-#               the 20 smallest real kernel modules when
+#               30 small real kernel modules when
 #               tests/real/fetch-modules.sh has them cached; and every file of
 #               the regression corpus tests/fuzz/regress/.
 # OUTDIR/zstd, OUTDIR/xz, OUTDIR/gzip: each ELF seed compressed by the zstd,
@@ -53,8 +53,14 @@ else
 fi
 
 if mods=$(sh "$src/tests/real/fetch-modules.sh" 2>/dev/null) && [ -d "$mods" ]; then
-	find "$mods" -name '*.ko' -printf '%s %p\n' | sort -n | head -n 20 |
-		while read -r _ f; do cp "$f" "$out/elf/"; done
+	# The 20 smallest, and 10 of 16-60 KiB: sections with more than 16
+	# CALL26/JUMP26 to sort (the arm64 model's quicksort, not only its
+	# insertion sort) while under make fuzz's -max_len.
+	{
+		find "$mods" -name '*.ko' -printf '%s %p\n' | sort -n | head -n 20
+		find "$mods" -name '*.ko' -size +16k -size -60k -printf '%s %p\n' | sort -n |
+			awk 'NR % 60 == 1' | head -n 10
+	} | while read -r _ f; do cp "$f" "$out/elf/"; done
 else
 	echo "seeds: no real modules (tests/real/fetch-modules.sh)" >&2
 fi
