@@ -7,7 +7,9 @@
 #               (load-big.yaml aside: it is built to be big) and of
 #               tests/fuzz/seeds.yaml (paths no fixture takes); objects with
 #               SHF_COMPRESSED sections (a small C file built with -g by $CC,
-#               its debug sections compressed by objcopy with zlib and zstd);
+#               its debug sections compressed by objcopy with zlib and zstd;
+#               relocation and symbol tables compressed by the test generator
+#               tests/fixtures/gen-compressed, in each of its layouts);
 #               30 small real kernel modules when
 #               tests/real/fetch-modules.sh has them cached; and every file of
 #               the regression corpus tests/fuzz/regress/.
@@ -50,6 +52,19 @@ if "$CC" -g -O1 -c -o "$tmp/c.o" "$tmp/c.c" 2>/dev/null; then
 	done
 else
 	echo "seeds: $CC cannot build the SHF_COMPRESSED seed" >&2
+fi
+
+# Compressed relocation and symbol tables, which no tool but the test
+# generator makes (tests/fixtures/gen-compressed, built by make fuzz).
+gen=${GEN_COMPRESSED:-tests/fixtures/gen-compressed}
+if [ -x "$gen" ]; then
+	for layout in 64lsb 64msb 32lsb; do
+		"$gen" "$out/elf/gen-$layout-mixed.o" $layout zlib zstd zlib zstd
+		"$gen" "$out/elf/gen-$layout-zstd.o" $layout zstd none zstd none
+		"$gen" "$out/elf/gen-$layout-zlib.o" $layout none zlib none zlib
+	done
+else
+	echo "seeds: no $gen: no compressed-table seeds" >&2
 fi
 
 if mods=$(sh "$src/tests/real/fetch-modules.sh" 2>/dev/null) && [ -d "$mods" ]; then
