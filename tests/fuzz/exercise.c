@@ -142,9 +142,12 @@ static void walk_relsec(struct ep_image *img, size_t idx)
 static void walk_sections(struct ep_image *img)
 {
 	struct ep_error err = { 0 };
+	struct ep_compressed_sizes csz;
 	const unsigned char *raw;
 	size_t i, rawsize;
+	Elf_Data *data;
 
+	ep_compressed_of(img, &csz);
 	ep_image_kind_label(img);
 	ep_image_is_kernel_module(img);
 	ep_section_is_exec(img, img->shnum);
@@ -159,8 +162,16 @@ static void walk_sections(struct ep_image *img)
 			fprintf(stderr, "section %zu: raw bytes outside the image\n", i);
 			abort();
 		}
-		if (!ep_section_data(img, i, &err))
+		data = ep_section_data(img, i, &err);
+		if (!data)
 			check_message(&err);
+		else if (ep_section_is_compressed(img, i) &&
+			 data->d_size != ep_section_size(img, i)) {
+			fprintf(stderr, "section %zu: decoded %zu bytes, ch_size %" PRIu64 "\n", i,
+				data->d_size, ep_section_size(img, i));
+			abort();
+		}
+		ep_chtype_label(img->sections[i].compressed ? img->sections[i].chdr.ch_type : 0);
 		if (sh->sh_type == SHT_SYMTAB || sh->sh_type == SHT_DYNSYM)
 			walk_symtab(img, i);
 		if (ep_is_relsec(sh))
@@ -264,6 +275,26 @@ static void run_plts(struct ep_image *img)
 	}
 }
 
+/*
+ * The decoded-size caps, whole file and SHF_COMPRESSED sections, lowered to
+ * EP_EXERCISE_DECODE_CAP so that a bomb costs milliseconds, not seconds;
+ * set once, whatever the environment says.
+ */
+static void set_caps(void)
+{
+	static bool done;
+	char cap[32];
+
+	if (done)
+		return;
+	/* Read at each decode (lib/input.c's decode_cap()). */
+	snprintf(cap, sizeof(cap), "%u", EP_EXERCISE_DECODE_CAP);
+	if (setenv("ELFPLT_DECOMPRESS_MAX", cap, 1) < 0)
+		abort();
+	ep_section_decoded_max_set(EP_EXERCISE_DECODE_CAP);
+	done = true;
+}
+
 /* Open data as the image; what = 1 stats, 2 PLT models, 3 both. */
 static int exercise(const uint8_t *data, size_t size, unsigned int what)
 {
@@ -271,6 +302,7 @@ static int exercise(const uint8_t *data, size_t size, unsigned int what)
 	struct ep_error err = { 0 };
 	struct ep_image img;
 
+	set_caps();
 	if (ep_image_open(&img, EXERCISE_PATH, data, size, &err) < 0) {
 		check_message(&err);
 		return -1;
@@ -302,17 +334,9 @@ int ep_exercise_decode(int compression, const uint8_t *data, size_t size)
 {
 	struct ep_blob blob = { .path = EXERCISE_PATH, .compression = compression };
 	struct ep_error err = { 0 };
-	static bool cap_set;
-	char cap[32];
 	int rc = -1;
 
-	/* Read at each decode (lib/input.c's decode_cap()): set it once. */
-	if (!cap_set) {
-		snprintf(cap, sizeof(cap), "%u", EP_EXERCISE_DECODE_CAP);
-		if (setenv("ELFPLT_DECOMPRESS_MAX", cap, 1) < 0)
-			abort();
-		cap_set = true;
-	}
+	set_caps();
 	if (ep_blob_decode(&blob, data, size, &err) < 0) {
 		check_message(&err);
 		goto out;

@@ -16,8 +16,12 @@
 #include <stdint.h>
 
 /*
+ * Every function here lowers the caps on decoded bytes (whole file and
+ * SHF_COMPRESSED sections) to EP_EXERCISE_DECODE_CAP, for the process.
+ *
  * Open data[0..size) as the image "fuzz.o", walk every section (name,
- * contents, raw bytes), open every symbol table and every relocation
+ * contents, raw bytes; SHF_COMPRESSED contents decoded to exactly ch_size
+ * bytes), open every symbol table and every relocation
  * section and read it both ways (ep_relsec_next() in batches and
  * ep_relsec_read_all(), which must agree), then ep_stats_file() and the
  * load plan of every section set with its text round trip.  Returns 0 when
@@ -38,8 +42,7 @@ int ep_exercise_image(const uint8_t *data, size_t size);
 
 /*
  * Decode data[0..size) with ep_blob_decode() as zstd, xz or gzip
- * (EP_COMP_ZSTD, ...; an enum ep_compression) under a decoded-size cap of
- * EP_EXERCISE_DECODE_CAP bytes, so a bomb costs little; when it decodes,
+ * (EP_COMP_ZSTD, ...; an enum ep_compression) under the cap; when it decodes,
  * the result goes through ep_exercise_image().  Returns 0 when it decoded,
  * -1 when it did not.
  */
