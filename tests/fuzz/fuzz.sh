@@ -15,6 +15,7 @@
 #                         tests/fuzz/fuzz_T FILE, or tests/fuzz/replay FILE
 #   tests/fuzz/logs/T.log libFuzzer's output; the last lines give the
 #                         executions (#N DONE), coverage and corpus size
+# FUZZ_FLAGS adds libFuzzer options (-use_value_profile=1, -dict=FILE, ...).
 # Exits 1 when any target found something, after running all of them.
 set -eu
 src=$1
@@ -37,7 +38,7 @@ for t in "$@"; do
 	rc=0
 	nice -n "$FUZZ_NICE" "tests/fuzz/fuzz_$t" -max_total_time="$secs" -timeout=10 \
 		-rss_limit_mb=2048 -malloc_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
-		-artifact_prefix="tests/fuzz/artifacts/$t/" \
+		-artifact_prefix="tests/fuzz/artifacts/$t/" ${FUZZ_FLAGS:-} \
 		"tests/fuzz/corpus/$t" "$seeds" > "tests/fuzz/logs/$t.log" 2>&1 || rc=$?
 	after=$(ls "tests/fuzz/artifacts/$t" | wc -l)
 	grep -E '^#[0-9]+[[:space:]]+DONE|^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' \
