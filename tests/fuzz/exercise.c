@@ -28,11 +28,19 @@ static void check_text(const char *what, const char *s)
 	}
 }
 
+/*
+ * The name of the input being exercised, which every error message must
+ * start with: "fuzz.o", or an archive member's "ARCHIVE(MEMBER)".
+ */
+static const char *cur_path = EXERCISE_PATH;
+
 static void check_message(const struct ep_error *err)
 {
-	if (strncmp(err->message, EXERCISE_PATH ": ", strlen(EXERCISE_PATH ": ")) != 0 ||
+	size_t n = strlen(cur_path);
+
+	if (strncmp(err->message, cur_path, n) != 0 || strncmp(err->message + n, ": ", 2) != 0 ||
 	    !ep_text_is_clean(err->message, strlen(err->message))) {
-		fprintf(stderr, "bad message: '%s'\n", err->message);
+		fprintf(stderr, "bad message for %s: '%s'\n", cur_path, err->message);
 		abort();
 	}
 }
@@ -255,7 +263,7 @@ static void run_stats(struct ep_image *img, const struct ep_blob *blob)
 	walk_sections(img);
 	if (ep_stats_file(img, &fs, &err) < 0) {
 		check_message(&err);
-		dump_json(ep_json_file_error(EXERCISE_PATH, &err));
+		dump_json(ep_json_file_error(cur_path, &err));
 	} else {
 		report_stats(img, &fs);
 	}
@@ -295,15 +303,16 @@ static void set_caps(void)
 	done = true;
 }
 
-/* Open data as the image; what = 1 stats, 2 PLT models, 3 both. */
-static int exercise(const uint8_t *data, size_t size, unsigned int what)
+/* Open data as the image path; what = 1 stats, 2 PLT models, 3 both. */
+static int exercise(const char *path, const uint8_t *data, size_t size, unsigned int what)
 {
-	struct ep_blob blob = { .path = EXERCISE_PATH, .bytes = data, .size = size };
+	struct ep_blob blob = { .path = path, .bytes = data, .size = size };
 	struct ep_error err = { 0 };
 	struct ep_image img;
 
 	set_caps();
-	if (ep_image_open(&img, EXERCISE_PATH, data, size, &err) < 0) {
+	cur_path = path;
+	if (ep_image_open(&img, path, data, size, &err) < 0) {
 		check_message(&err);
 		return -1;
 	}
@@ -317,17 +326,17 @@ static int exercise(const uint8_t *data, size_t size, unsigned int what)
 
 int ep_exercise_stats(const uint8_t *data, size_t size)
 {
-	return exercise(data, size, 1);
+	return exercise(EXERCISE_PATH, data, size, 1);
 }
 
 int ep_exercise_plt(const uint8_t *data, size_t size)
 {
-	return exercise(data, size, 2);
+	return exercise(EXERCISE_PATH, data, size, 2);
 }
 
 int ep_exercise_image(const uint8_t *data, size_t size)
 {
-	return exercise(data, size, 3);
+	return exercise(EXERCISE_PATH, data, size, 3);
 }
 
 int ep_exercise_decode(int compression, const uint8_t *data, size_t size)
@@ -337,6 +346,7 @@ int ep_exercise_decode(int compression, const uint8_t *data, size_t size)
 	int rc = -1;
 
 	set_caps();
+	cur_path = EXERCISE_PATH;
 	if (ep_blob_decode(&blob, data, size, &err) < 0) {
 		check_message(&err);
 		goto out;
