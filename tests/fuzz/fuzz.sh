@@ -30,6 +30,7 @@ failed=
 for t in "$@"; do
 	case $t in
 	zstd | xz | gzip) seeds=tests/fuzz/seeds/$t ;;
+	archive) seeds=tests/fuzz/seeds/ar ;;
 	*) seeds=tests/fuzz/seeds/elf ;;
 	esac
 	mkdir -p "tests/fuzz/corpus/$t" "tests/fuzz/artifacts/$t"

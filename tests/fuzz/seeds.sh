@@ -17,12 +17,14 @@
 #               xz and gzip tools, in a few of their formats' variants
 #               (checksums, levels, several frames or members), plus the
 #               regression corpus again.
+# OUTDIR/ar:    ar archives in each of the format's variants (GNU and BSD
+#               names, long names, symbol tables, thin, compressed members).
 # A tool that is missing only leaves its seeds out (said on stderr).
 set -eu
 src=$1
 out=$2
 rm -rf "$out"
-mkdir -p "$out/elf" "$out/zstd" "$out/xz" "$out/gzip"
+mkdir -p "$out/elf" "$out/zstd" "$out/xz" "$out/gzip" "$out/ar"
 YAML2OBJ=${YAML2OBJ:-yaml2obj}
 OBJCOPY=${OBJCOPY:-objcopy}
 CC=${CC:-cc}
@@ -85,7 +87,7 @@ if [ -d "$src/tests/fuzz/regress" ]; then
 		t=$(basename "$(dirname "$f")")
 		n=$(basename "$f")
 		cp "$f" "$out/elf/regress-$t-$n"
-		for c in zstd xz gzip; do cp "$f" "$out/$c/regress-$t-$n"; done
+		for c in zstd xz gzip ar; do cp "$f" "$out/$c/regress-$t-$n"; done
 	done
 fi
 
@@ -110,6 +112,31 @@ for f in "$out"/elf/*; do
 		{ gzip -q -c "$f"; gzip -q -c "$f"; } > "$out/gzip/$n.2members.gz"
 	fi
 done
-for d in elf zstd xz gzip; do
+# ar archives (the archive target): members with short and long names
+# (the "//" table), a symbol table, BSD's "#1/N" names, a thin archive,
+# compressed members, and a plain and a compressed file (the target opens
+# any file the way a PATH is opened).
+a=$out/ar
+cp "$out/elf/stats-kmod-1.o" "$tmp/m.o"
+cp "$out/elf/plt-arm64-basic-1.o" "$tmp/a-member-with-a-long-name.o"
+cp "$out/elf/shf-compressed-zlib.o" "$tmp/c.o" 2>/dev/null || cp "$tmp/m.o" "$tmp/c.o"
+xz -q -c "$tmp/m.o" > "$tmp/m.o.xz" 2>/dev/null || cp "$tmp/m.o" "$tmp/m.o.xz"
+(
+	cd "$tmp"
+	ar rcs "$a/gnu.a" m.o c.o
+	ar rcS "$a/gnu-nosymtab.a" m.o
+	ar rcs "$a/gnu-longname.a" m.o a-member-with-a-long-name.o
+	ar rcs "$a/compressed-member.a" m.o.xz m.o
+	ar rcsT "$a/thin.a" m.o a-member-with-a-long-name.o
+	if command -v llvm-ar >/dev/null; then
+		llvm-ar --format=bsd rcs "$a/bsd.a" m.o a-member-with-a-long-name.o
+		llvm-ar --format=gnu rcs "$a/llvm-gnu.a" c.o a-member-with-a-long-name.o
+	fi
+	printf '!<arch>\n' > "$a/empty.a"
+)
+cp "$tmp/m.o" "$a/plain.o"
+cp "$tmp/m.o.xz" "$a/plain.o.xz"
+
+for d in elf zstd xz gzip ar; do
 	echo "seeds: $d: $(find "$out/$d" -type f | wc -l) files" >&2
 done
