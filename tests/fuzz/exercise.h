@@ -49,7 +49,17 @@ int ep_exercise_image(const uint8_t *data, size_t size);
 #define EP_EXERCISE_DECODE_CAP (4u << 20)
 int ep_exercise_decode(int compression, const uint8_t *data, size_t size);
 
-/* The fuzz targets by name ("stats", "plt", "zstd", "xz", "gzip"). */
+/*
+ * Write data[0..size) to a file, "fuzz.a" in a private directory under
+ * $TMPDIR, and take it as a PATH is taken: ep_pathlist_expand() (an ar or
+ * thin archive gives its members, "ARCHIVE(MEMBER)"), then each entry
+ * opened with ep_blob_open_entry() (mapped, or decoded when compressed) and
+ * put through ep_exercise_image()'s work under its own name.  Returns 0
+ * when some entry opened as an image, -1 when none did.
+ */
+int ep_exercise_archive(const uint8_t *data, size_t size);
+
+/* The fuzz targets by name ("stats", "plt", "zstd", "xz", "gzip", "archive"). */
 struct ep_fuzz_target {
 	const char *name;
 	int (*run)(const uint8_t *data, size_t size);

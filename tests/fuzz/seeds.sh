@@ -24,6 +24,8 @@ set -eu
 src=$1
 out=$2
 rm -rf "$out"
+mkdir -p "$out"
+out=$(cd "$out" && pwd) # the archives are made from another directory
 mkdir -p "$out/elf" "$out/zstd" "$out/xz" "$out/gzip" "$out/ar"
 YAML2OBJ=${YAML2OBJ:-yaml2obj}
 OBJCOPY=${OBJCOPY:-objcopy}
