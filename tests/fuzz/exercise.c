@@ -140,8 +140,8 @@ static void walk_relsec(struct ep_image *img, size_t idx)
 				     all[seen].r_type != batch[i].r_type ||
 				     all[seen].r_sym != batch[i].r_sym ||
 				     all[seen].r_addend != batch[i].r_addend))) {
-				fprintf(stderr, "relocation %zu of section %zu: read_all and next "
-						"disagree\n", seen, idx);
+				fprintf(stderr, "relocation %zu of section %zu: two reads differ\n",
+					seen, idx);
 				abort();
 			}
 			ep_reloc_type_name(img->ehdr.e_machine, batch[i].r_type);

@@ -44,7 +44,7 @@ for t in "$@"; do
 		-artifact_prefix="tests/fuzz/artifacts/$t/" ${FUZZ_FLAGS:-} \
 		"tests/fuzz/corpus/$t" "$seeds" > "tests/fuzz/logs/$t.log" 2>&1 || rc=$?
 	after=$(ls "tests/fuzz/artifacts/$t" | wc -l)
-	grep -E '^#[0-9]+[[:space:]]+DONE|^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' \
+	grep -E '^#[0-9]+[[:space:]]+DONE|^stat::(number_of_executed|average_exec|peak_rss)' \
 		"tests/fuzz/logs/$t.log" | sed "s/^/fuzz: $t: /" || true
 	echo "fuzz: $t: corpus $(ls "tests/fuzz/corpus/$t" | wc -l) files"
 	if [ "$rc" -ne 0 ] || [ "$after" -ne "$before" ]; then
