@@ -5,12 +5,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -617,8 +619,31 @@ static bool finish(const struct run *r, size_t i, struct outcome *o)
 	return ok;
 }
 
+/*
+ * The workers, scheduled dynamically.  Each has a socket to the calling
+ * process, on which it asks for work (a byte) and gets it (a request: a run
+ * of up to BATCH inputs), and a pipe on which it sends the outcomes back in
+ * the order asked.  It asks for its next run as it starts one, so the
+ * answer is there by the time it needs it.  The calling process answers
+ * while the run fits within WINDOW inputs of the next one to emit, else as
+ * the window moves on, and it notes who has which input: so it reads each
+ * input's outcome from the right pipe, in input order, and wakes only for
+ * the outcome it waits for and for the workers' asks.  What a worker sends
+ * ahead of its turn waits in its pipe (1 MiB, after which the worker waits):
+ * the window and the pipes bound it.  A worker does its inputs in the order
+ * given, so one that dies has died on the input whose outcome does not come.
+ */
+#define BATCH  8   /* inputs per request */
+#define WINDOW 256 /* inputs handed out and not yet emitted, at most */
+
+/* A request to a worker: inputs first, first + 1, ..., first + count - 1. */
+struct request {
+	uint64_t first, count;
+};
+
 /* An outcome as it goes through a worker's pipe: this, the message, the result. */
 struct wire {
+	uint64_t index; /* the input's, to check */
 	int32_t rc;
 	uint32_t code; /* err.code */
 	uint32_t quiet;
@@ -627,6 +652,26 @@ struct wire {
 	uint32_t archive;
 	uint32_t has_id;
 	uint64_t dev, ino;
+};
+
+/*
+ * The calling process's end of a worker's pipe, read ahead: one read(2)
+ * takes in what outcomes are there, not a read(2) for each part of each.
+ */
+struct reader {
+	int fd;
+	size_t start, end; /* what is read ahead: buf[start..end) */
+	char buf[1 << 16];
+};
+
+struct pool {
+	unsigned int started;		/* workers */
+	pid_t pid[EP_JOBS_MAX];		/* worker k */
+	int sock[EP_JOBS_MAX];		/* our end of its socket; -1: it asks no more */
+	struct reader in[EP_JOBS_MAX];	/* its pipe of outcomes */
+	unsigned int asks[EP_JOBS_MAX]; /* its asks not answered yet */
+	int owner[WINDOW];		/* input i's worker, or -1 (the calling process) */
+	size_t next;			/* the first input not handed out */
 };
 
 static bool write_all(int fd, const void *buf, size_t n)
@@ -663,48 +708,98 @@ static bool read_all(int fd, void *buf, size_t n)
 	return true;
 }
 
+/* n bytes from rd into dst; false at EOF or on an error: the worker is gone. */
+static bool read_from(struct reader *rd, void *dst, size_t n)
+{
+	char *p = dst;
+	size_t c;
+	ssize_t k;
+
+	while (n) {
+		if (rd->start == rd->end) {
+			if (n >= sizeof(rd->buf))
+				return read_all(rd->fd, p, n);
+			k = read(rd->fd, rd->buf, sizeof(rd->buf));
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k <= 0)
+				return false;
+			rd->start = 0;
+			rd->end = (size_t)k;
+		}
+		c = rd->end - rd->start < n ? rd->end - rd->start : n;
+		memcpy(p, rd->buf + rd->start, c);
+		rd->start += c;
+		p += c;
+		n -= c;
+	}
+	return true;
+}
+
 /* From <sanitizer/lsan_interface.h>; NULL unless built with ASan (LSan). */
 extern void __lsan_do_leak_check(void) __attribute__((weak));
 
-/* Worker k of jobs: inputs k, k + jobs, k + 2 jobs, ... in order into fd. */
-static void worker(const struct run *main_run, unsigned int k, unsigned int jobs, int fd)
+/* In a worker: do input i and send its outcome; false when the main process is gone. */
+static bool send_outcome(const struct run *r, size_t i, int fd)
 {
-	struct run local = *main_run, *r = &local;
 	struct outcome o;
 	struct wire w;
-	size_t i;
+	bool sent;
+
+	process(r, i, &o);
+	w = (struct wire){ .index = i,
+			   .rc = o.rc,
+			   .code = o.err.code,
+			   .quiet = o.quiet,
+			   .archive = o.archive,
+			   .has_id = o.has_id,
+			   .dev = o.dev,
+			   .ino = o.ino };
+	if (o.rc)
+		w.message_len = (uint32_t)strnlen(o.err.message, sizeof(o.err.message) - 1);
+	w.result_len = o.rc ? 0 : o.result_len;
+	sent = write_all(fd, &w, sizeof(w)) && write_all(fd, o.err.message, w.message_len) &&
+	       write_all(fd, o.result, w.result_len);
+	free(o.result);
+	return sent;
+}
+
+/*
+ * A worker: ask, and do the inputs of each request, until the socket
+ * closes.  pool is the calling process's, as fork() copied it.
+ */
+static void worker(const struct run *main_run, struct pool *pool, int sock, int out)
+{
+	struct run local = *main_run, *r = &local;
+	struct request q;
+	uint64_t i;
 
 	local.seen = NULL; /* which link is taken is for the main process to say */
-	for (i = k; i < r->pl->count; i += jobs) {
-		process(r, i, &o);
-		w = (struct wire){ .rc = o.rc,
-				   .code = o.err.code,
-				   .quiet = o.quiet,
-				   .archive = o.archive,
-				   .has_id = o.has_id,
-				   .dev = o.dev,
-				   .ino = o.ino };
-		if (o.rc)
-			w.message_len = (uint32_t)strnlen(o.err.message, sizeof(o.err.message) - 1);
-		w.result_len = o.rc ? 0 : o.result_len;
-		if (!write_all(fd, &w, sizeof(w)) || !write_all(fd, o.err.message, w.message_len) ||
-		    !write_all(fd, o.result, w.result_len))
+	if (send(sock, "?", 1, MSG_NOSIGNAL) != 1)
+		_exit(1);
+	while (read_all(sock, &q, sizeof(q))) {
+		/* The next run's ask: the answer comes while this one is done. */
+		if (send(sock, "?", 1, MSG_NOSIGNAL) != 1)
 			_exit(1); /* the main process is gone */
-		free(o.result);
+		for (i = q.first; i - q.first < q.count && i < r->pl->count; i++)
+			if (!send_outcome(r, i, out))
+				_exit(1);
 	}
+	free(pool); /* not needed here: a leak checker need not see it lost */
 	/* _exit() skips LeakSanitizer's check at exit: a sanitized build asks for it. */
 	if (__lsan_do_leak_check)
 		__lsan_do_leak_check();
 	_exit(0);
 }
 
-/* Read input i's outcome from its worker; false when the worker is gone. */
-static bool receive(const struct run *r, size_t i, int fd, struct outcome *o)
+/* Read input i's outcome from rd; false when its worker is gone. */
+static bool receive(size_t i, struct reader *rd, struct outcome *o)
 {
 	struct wire w;
 
 	memset(o, 0, sizeof(*o));
-	if (!read_all(fd, &w, sizeof(w)) || w.message_len >= sizeof(o->err.message))
+	if (!read_from(rd, &w, sizeof(w)) || w.index != i ||
+	    w.message_len >= sizeof(o->err.message))
 		return false;
 	o->rc = w.rc;
 	o->quiet = w.quiet;
@@ -713,54 +808,180 @@ static bool receive(const struct run *r, size_t i, int fd, struct outcome *o)
 	o->dev = w.dev;
 	o->ino = w.ino;
 	o->err.code = (enum ep_errcode)w.code;
-	if (!read_all(fd, o->err.message, w.message_len))
+	if (!read_from(rd, o->err.message, w.message_len))
 		return false;
 	o->err.message[w.message_len] = '\0';
 	if (w.rc == 0 && w.result_len) {
 		o->result = malloc(w.result_len);
-		if (!o->result) {
-			o->rc = ep_error_set(&o->err, EP_ENOMEM, "%s: out of memory",
-					     r->pl->paths[i]);
-			return false;
-		}
-		o->result_len = w.result_len;
-		if (!read_all(fd, o->result, w.result_len)) {
+		if (!o->result || !read_from(rd, o->result, w.result_len)) {
 			free(o->result);
 			o->result = NULL;
 			return false;
 		}
+		o->result_len = w.result_len;
 	}
 	return true;
 }
 
+/* Worker k asks no more: it is gone, or it is to go. */
+static void hang_up(struct pool *p, unsigned int k)
+{
+	if (p->sock[k] >= 0)
+		close(p->sock[k]);
+	p->sock[k] = -1;
+	p->asks[k] = 0;
+}
+
+/* Take in worker k's asks (one byte each). */
+static void take_asks(struct pool *p, unsigned int k)
+{
+	char asks[16];
+	ssize_t n;
+
+	n = recv(p->sock[k], asks, sizeof(asks), MSG_DONTWAIT);
+	if (n > 0)
+		p->asks[k] += (unsigned int)n;
+	else if (n == 0 || (errno != EAGAIN && errno != EINTR))
+		hang_up(p, k);
+}
+
+/* Answer the asks with the next inputs, within WINDOW of base, the next to emit. */
+static void hand_out(struct pool *p, const struct run *r, size_t base)
+{
+	struct request q;
+	unsigned int k;
+	size_t j;
+
+	for (k = 0; k < p->started; k++) {
+		while (p->asks[k] && p->next < r->pl->count) {
+			q.first = p->next;
+			q.count = r->pl->count - p->next;
+			if (q.count > BATCH)
+				q.count = BATCH;
+			if (q.first + q.count > base + WINDOW)
+				return;
+			/* A socket, for MSG_NOSIGNAL: a worker gone is no SIGPIPE here. */
+			if (send(p->sock[k], &q, sizeof(q), MSG_NOSIGNAL) != (ssize_t)sizeof(q)) {
+				hang_up(p, k); /* its pipe tells what it died on */
+				break;
+			}
+			for (j = q.first; j < q.first + q.count; j++)
+				p->owner[j % WINDOW] = (int)k;
+			p->asks[k]--;
+			p->next += q.count;
+		}
+	}
+}
+
 /*
- * Start up to jobs workers, each with a pipe for its outcomes; fd[k] gets
- * worker k's read end, pid[k] its process.  Returns how many started.
+ * Input i's outcome into o from the worker that has it, answering the
+ * workers' asks while waiting; false when the calling process is to do i:
+ * its worker died on an input before it, or no worker is left to ask.
  */
-static unsigned int start_workers(const struct run *r, unsigned int jobs, int *fd, pid_t *pid)
+static bool take(struct pool *p, const struct run *r, size_t i, struct outcome *o)
+{
+	struct pollfd pfd[EP_JOBS_MAX + 1];
+	unsigned int who[EP_JOBS_MAX + 1], n, m, k;
+	int owner = -1;
+	char *clean;
+
+	for (;;) {
+		/* The asks taken in so far, as far as the window has moved. */
+		hand_out(p, r, i);
+		n = 0;
+		if (i < p->next) {
+			owner = p->owner[i % WINDOW];
+			if (owner < 0)
+				return false;
+			if (p->in[owner].start < p->in[owner].end)
+				break; /* read ahead already */
+			pfd[n++] = (struct pollfd){ .fd = p->in[owner].fd, .events = POLLIN };
+		}
+		for (k = 0; k < p->started; k++) {
+			if (p->sock[k] < 0)
+				continue;
+			who[n] = k;
+			pfd[n++] = (struct pollfd){ .fd = p->sock[k], .events = POLLIN };
+		}
+		if (n == 0) { /* every worker gone */
+			p->next = i + 1;
+			return false;
+		}
+		if (poll(pfd, n, -1) < 0 && errno != EINTR)
+			break; /* for good: wait on the pipe alone */
+		for (m = owner < 0 ? 0 : 1; m < n; m++)
+			if (pfd[m].revents)
+				take_asks(p, who[m]);
+		if (owner >= 0 && pfd[0].revents)
+			break;
+	}
+	if (owner < 0) {
+		p->next = i + 1;
+		return false;
+	}
+	if (receive(i, &p->in[owner], o))
+		return true;
+	/* It died on this input (a bug): report it; the calling process does its others. */
+	hang_up(p, (unsigned int)owner);
+	for (k = 0; k < WINDOW; k++)
+		if (p->owner[k] == owner)
+			p->owner[k] = -1;
+	free(o->result);
+	*o = (struct outcome){ .rc = -EP_EIO };
+	ep_error_set(&o->err, EP_EIO, "%s: the worker process analysing it died",
+		     shown_name(r->pl->paths[i], &clean));
+	free(clean);
+	return true;
+}
+
+/* Close the channels (a worker reads EOF and exits) and wait for the workers. */
+static void stop_workers(struct pool *p)
+{
+	unsigned int k;
+
+	for (k = 0; k < p->started; k++) {
+		hang_up(p, k);
+		close(p->in[k].fd);
+		waitpid(p->pid[k], NULL, 0);
+	}
+	p->started = 0;
+}
+
+/* Start up to jobs workers, each with a socket and a pipe.  Returns how many started. */
+static unsigned int start_workers(const struct run *r, struct pool *p, unsigned int jobs)
 {
 	unsigned int k, j;
-	int p[2];
+	int sv[2], out[2];
 
 	for (k = 0; k < jobs; k++) {
-		if (pipe2(p, O_CLOEXEC) != 0)
+		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
 			break;
+		if (pipe2(out, O_CLOEXEC) != 0) {
+			close(sv[0]);
+			close(sv[1]);
+			break;
+		}
 		/* A big pipe lets a worker run far ahead past a slow input of another. */
-		fcntl(p[1], F_SETPIPE_SZ, 1 << 20);
-		pid[k] = fork();
-		if (pid[k] < 0) {
-			close(p[0]);
-			close(p[1]);
+		fcntl(out[1], F_SETPIPE_SZ, 1 << 20);
+		p->pid[k] = fork();
+		if (p->pid[k] == 0) {
+			for (j = 0; j < k; j++) {
+				close(p->sock[j]);
+				close(p->in[j].fd);
+			}
+			close(sv[0]);
+			close(out[0]);
+			worker(r, p, sv[1], out[1]);
+		}
+		close(sv[1]);
+		close(out[1]);
+		if (p->pid[k] < 0) {
+			close(sv[0]);
+			close(out[0]);
 			break;
 		}
-		if (pid[k] == 0) {
-			for (j = 0; j < k; j++)
-				close(fd[j]);
-			close(p[0]);
-			worker(r, k, jobs, p[1]);
-		}
-		close(p[1]);
-		fd[k] = p[0];
+		p->sock[k] = sv[0];
+		p->in[k].fd = out[0];
 	}
 	return k;
 }
@@ -810,10 +1031,7 @@ int ep_for_each_image_jobs(const struct ep_global *g, const char *const *paths, 
 	struct ep_inode_set *seen = NULL;
 	struct run r = { &pl, populate, compute, emit, on_error, ctx, g->out, &progress, &seen };
 	unsigned int jobs = g->jobs ? g->jobs : ep_jobs_default();
-	bool alive[EP_JOBS_MAX] = { false };
-	int fd[EP_JOBS_MAX];
-	pid_t pid[EP_JOBS_MAX];
-	unsigned int started = 0, k;
+	struct pool *pool = NULL;
 	int status = EP_EXIT_OK;
 	struct outcome o;
 	size_t i, a = 0, *ends;
@@ -844,42 +1062,31 @@ int ep_for_each_image_jobs(const struct ep_global *g, const char *const *paths, 
 		jobs = EP_JOBS_MAX;
 	if (jobs > pl.count)
 		jobs = (unsigned int)pl.count;
-	if (jobs > 1) {
+	if (jobs > 1)
+		pool = calloc(1, sizeof(*pool));
+	if (pool) {
 		/* What is buffered must not be written again by a worker's copy. */
 		fflush(NULL);
-		started = start_workers(&r, jobs, fd, pid);
-		if (started < jobs) {
-			/* A partial set would leave inputs to nobody: do without. */
-			for (k = 0; k < started; k++) {
-				close(fd[k]);
-				waitpid(pid[k], NULL, 0);
-			}
-			started = 0;
+		pool->started = start_workers(&r, pool, jobs);
+		if (pool->started < jobs) {
+			/* Fewer than asked for: do without, as with one job. */
+			stop_workers(pool);
+			free(pool);
+			pool = NULL;
 		}
-		for (k = 0; k < started; k++)
-			alive[k] = true;
 	}
 	progress_start(&progress, g, pl.count);
 	for (i = 0; i < pl.count; i++) {
-		k = started ? (unsigned int)(i % started) : 0;
-		if (!started || !alive[k]) {
-			/* One job, or that worker died: here, in order. */
+		if (pool && take(pool, &r, i, &o)) {
+			/* A worker's: the main process knows which link was taken. */
+			if (taken_before(&r, i, &o))
+				o.dup = true;
+		} else {
+			/* One job, or a worker died: here, in order. */
 			process(&r, i, &o);
-		} else if (!receive(&r, i, fd[k], &o)) {
-			/* It died on this input (a bug): report it, do its rest here. */
-			char *clean;
-
-			alive[k] = false;
-			free(o.result);
-			o = (struct outcome){ .rc = -EP_EIO };
-			ep_error_set(&o.err, EP_EIO, "%s: the worker process analysing it died",
-				     shown_name(pl.paths[i], &clean));
-			free(clean);
 		}
 		while (a < n && i >= ends[a])
 			a++;
-		if (started && alive[k] && taken_before(&r, i, &o))
-			o.dup = true; /* a worker's: the main process knows what was taken */
 		if (o.dup) {
 			if (a < n && !is_report_file(&o))
 				read_before[a] = true;
@@ -898,10 +1105,8 @@ int ep_for_each_image_jobs(const struct ep_global *g, const char *const *paths, 
 		progress_update(&progress, i + 1);
 	}
 	progress_clear(&progress);
-	for (k = 0; k < started; k++) {
-		close(fd[k]);
-		waitpid(pid[k], NULL, 0);
-	}
+	if (pool)
+		stop_workers(pool);
 	for (a = 0; a < n; a++) {
 		char *clean;
 
@@ -919,6 +1124,7 @@ int ep_for_each_image_jobs(const struct ep_global *g, const char *const *paths, 
 		free(clean);
 	}
 out:
+	free(pool);
 	free(ends);
 	free(found);
 	free(read_before);

@@ -172,19 +172,26 @@ typedef int (*ep_emit_fn)(const char *path, const void *result, size_t result_le
  * passed over quietly.
  *
  * compute is spread over g->jobs worker processes (0: ep_jobs_default();
- * capped at EP_JOBS_MAX and the number of inputs), worker k taking inputs
- * k, k + jobs, ... and sending their results through a pipe; emit and
- * on_error run in the calling process strictly in input order, so the output
- * is the same for any jobs.  Processes, not threads: each maps and unmaps
- * its inputs in its own address space, where threads made every munmap() a
- * TLB shootdown of the other CPUs and serialised on the one mmap lock.
- * Buffered output is flushed before the workers start.  A worker that dies
- * has its input reported as failed (EP_EIO) and the rest of its inputs done
- * by the calling process.  With one job (or if the workers cannot start)
- * everything runs in the calling process, compute then emit for one input
- * after the other.  Memory: the list of paths, and the results of the
- * inputs in flight (those the workers ran ahead with, in their pipes); no
- * result is kept after emit.
+ * capped at EP_JOBS_MAX and the number of inputs), scheduled dynamically: a
+ * worker asks the calling process for work over a socket and is handed the
+ * next run of up to 8 inputs, asking for its next run as it starts one, so
+ * a worker that drew small files takes more of them than one that drew a
+ * big one.  It sends each result back through its own pipe, in the order it
+ * was handed the inputs; the calling process knows which worker has which
+ * input, and reads the results from their pipes in input order.  emit and
+ * on_error run in the calling process strictly in input order, so the
+ * output is the same for any jobs.  Processes, not threads: each maps and
+ * unmaps its inputs in its own address space, where threads made every
+ * munmap() a TLB shootdown of the other CPUs and serialised on the one mmap
+ * lock.  Buffered output is flushed before the workers start.  A worker that
+ * dies has the input it was analysing reported as failed (EP_EIO, "the
+ * worker process analysing it died"), the others it had been handed done by
+ * the calling process, and is handed no more.  With one job (or if the
+ * workers cannot all start) everything runs in the calling process, compute
+ * then emit for one input after the other.  Memory: the list of paths, and
+ * the results of the inputs in flight: no input is handed out more than 256
+ * inputs ahead of the next one to emit, a worker's results wait in its pipe
+ * (1 MiB; then it waits too), and no result is kept after emit.
  *
  * While it runs, the calling process draws a progress bar on stderr (files
  * done/total, percent, files/s; at most 10 times a second, after

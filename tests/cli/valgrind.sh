@@ -5,7 +5,8 @@
 # when tests/real/fetch-modules.sh has the modules; the valid fixture
 # otherwise).  No memory error and nothing definitely or indirectly lost:
 # valgrind's own exit status 99 says either, else elfplt's status (1 for the
-# bad file, 0 for the good one) comes through.  load on a good file is left
+# bad file, 0 for the good one) comes through; and stats -j 2 on a tree,
+# whose workers must not leak either.  load on a good file is left
 # out: it runs its measurements in children exec'd from /proc/self/exe,
 # which valgrind cannot follow (the sanitized build's LeakSanitizer covers
 # them); on the bad file it starts none.  Skipped in a sanitized build: the
@@ -44,4 +45,13 @@ done
 for cmd in stats plt; do
 	memcheck 0 $cmd "$real"
 done
+# The worker processes of -j 2 (forked, so memcheck follows them) exit with
+# _exit(), and their status is not elfplt's: their leaks are read from the log.
+mkdir -p "$T/tree"
+for i in 1 2 3 4 5 6; do
+	cp "$T/good.o" "$T/tree/$i.o"
+done
+memcheck 0 stats -j 2 "$T/tree"
+check "valgrind elfplt stats -j 2: leaks in any process" 0 \
+	"$(grep -c 'are definitely lost\|are indirectly lost' "$T/vg.log")"
 done_testing
