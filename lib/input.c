@@ -15,6 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
+/* ZSTD_findDecompressedSize() and the bufferless API (stable since zstd 1.0). */
+#define ZSTD_STATIC_LINKING_ONLY
 #include <zstd.h>
 
 #include "lib/elf.h"
@@ -38,6 +40,9 @@ const char *ep_compression_name(enum ep_compression c)
 enum ep_compression ep_compression_sniff(const unsigned char *h, size_t n)
 {
 	if (n >= 4 && h[0] == 0x28 && h[1] == 0xb5 && h[2] == 0x2f && h[3] == 0xfd)
+		return EP_COMP_ZSTD;
+	/* A skippable frame (RFC 8878 3.1.2: 0x184D2A50..5F), as pzstd writes first. */
+	if (n >= 4 && (h[0] & 0xf0) == 0x50 && h[1] == 0x2a && h[2] == 0x4d && h[3] == 0x18)
 		return EP_COMP_ZSTD;
 	if (n >= 6 && memcmp(h,
 			     "\xfd"
@@ -97,12 +102,25 @@ static int over_cap(const struct ep_blob *b, struct ep_error *err)
 			    b->path, ep_compression_name(b->compression), max_size);
 }
 
-/* A decoder's output buffer, grown by doubling up to the cap. */
+/*
+ * The most a decoder's output buffer grows to: one byte over the cap, so
+ * that data decoding to exactly the cap passes even when more input follows
+ * that decodes to nothing (an empty zstd frame or gzip member, a skippable
+ * frame), and a byte more is seen to be over it (outbuf_check()).
+ */
+static uint64_t outbuf_cap(void)
+{
+	uint64_t cap = max_size < SIZE_MAX ? max_size + 1 : SIZE_MAX;
+
+	return cap;
+}
+
+/* A decoder's output buffer, grown by doubling up to outbuf_cap(). */
 struct outbuf {
 	unsigned char *buf;
 	size_t size; /* bytes allocated */
 	size_t used; /* bytes decoded */
-	uint64_t cap;
+	uint64_t cap; /* bytes to allocate at most: outbuf_cap() */
 	bool elf; /* the first bytes decoded are the ELF magic */
 };
 
@@ -113,6 +131,8 @@ struct outbuf {
  */
 static int outbuf_check(struct outbuf *o, const struct ep_blob *b, struct ep_error *err)
 {
+	if (o->used > max_size)
+		return over_cap(b, err);
 	if (o->elf || o->used < SELFMAG)
 		return 0;
 	if (memcmp(o->buf, ELFMAG, SELFMAG) != 0)
@@ -163,17 +183,34 @@ static void outbuf_finish(struct outbuf *o, struct ep_blob *b)
 }
 
 /*
- * One zstd frame that records its decoded size (zstd's default) in one
- * call: ZSTD_decompressDCtx() writes straight into a buffer of exactly that
- * size, with no window buffer to copy through and no growing.  The context
- * is made once per process (each worker has its own) and reused.
+ * The most a zstd frame of n bytes can decode to (RFC 8878 3.1.1.2): a
+ * block decodes to at most Block_Maximum_Size, 128 KiB, and takes at least
+ * 4 bytes of input to do so (a 3-byte Block_Header and the byte of an
+ * RLE_Block).  A frame that records more is corrupt: its size is never
+ * allocated on its word alone.
+ */
+static uint64_t zstd_bound(size_t n)
+{
+	return (uint64_t)n > UINT64_MAX / 32768 ? UINT64_MAX : (uint64_t)n * 32768;
+}
+
+/*
+ * Frames that all record their decoded size (zstd's default), want bytes in
+ * all, decoded straight into a buffer of exactly that size with the
+ * bufferless API: block by block, with no window buffer to copy through and
+ * no growing, as fast as ZSTD_decompressDCtx(), but the first block's bytes
+ * can be looked at before the rest is decoded: a large file of something
+ * else costs one block (at most 128 KiB), not all of it.  Skippable frames
+ * are passed over, as zstd -d does.  The context is made once per process
+ * (each worker has its own) and reused.
  */
 static int decode_zstd_oneshot(struct ep_blob *b, const unsigned char *src, size_t n, uint64_t want,
 			       struct ep_error *err)
 {
 	static ZSTD_DCtx *dctx;
+	size_t done = 0, used = 0, need, zr;
+	bool checked = false;
 	unsigned char *buf;
-	size_t zr;
 
 	if (!dctx)
 		dctx = ZSTD_createDCtx();
@@ -183,48 +220,77 @@ static int decode_zstd_oneshot(struct ep_blob *b, const unsigned char *src, size
 		return ep_error_set(err, EP_ENOMEM, "%s: out of memory decoding zstd data",
 				    b->path);
 	}
-	zr = ZSTD_decompressDCtx(dctx, buf, (size_t)want, src, n);
-	if (ZSTD_isError(zr) || zr != want) {
-		free(buf);
-		return ep_error_set(err, EP_ETRUNC, "%s: zstd: %s", b->path,
-				    ZSTD_isError(zr) ? ZSTD_getErrorName(zr)
-						     : "frame decodes to less than it records");
+	while (done < n) {
+		zr = ZSTD_decompressBegin(dctx); /* the next frame */
+		while (!ZSTD_isError(zr) && (need = ZSTD_nextSrcSizeToDecompress(dctx)) != 0) {
+			if (need > n - done) {
+				free(buf);
+				return ep_error_set(err, EP_ETRUNC, "%s: zstd stream is truncated",
+						    b->path);
+			}
+			zr = ZSTD_decompressContinue(dctx, buf + used, (size_t)want - used,
+						     src + done, need);
+			if (ZSTD_isError(zr))
+				break;
+			done += need;
+			used += zr;
+			if (!checked && used >= SELFMAG) {
+				if (memcmp(buf, ELFMAG, SELFMAG) != 0) {
+					free(buf);
+					return ep_error_set(err, EP_ENOTELF, "%s: not an ELF file",
+							    b->path);
+				}
+				checked = true;
+			}
+		}
+		if (ZSTD_isError(zr)) {
+			free(buf);
+			return ep_error_set(err, EP_ETRUNC, "%s: zstd: %s", b->path,
+					    ZSTD_getErrorName(zr));
+		}
 	}
-	if (zr >= SELFMAG && memcmp(buf, ELFMAG, SELFMAG) != 0) {
+	if (used != want) {
 		free(buf);
-		return ep_error_set(err, EP_ENOTELF, "%s: not an ELF file", b->path);
+		return ep_error_set(err, EP_ETRUNC, "%s: zstd: frame decodes to less than it records",
+				    b->path);
 	}
 	b->owned = buf;
 	b->bytes = buf;
-	b->size = zr;
+	b->size = used;
 	return 0;
 }
 
 /*
- * zstd: one-shot when the data is one frame that records its size;
- * streamed otherwise (zstd --no-content-size, a stream written through a
- * pipe, several frames), the buffer growing up to the cap.
+ * zstd: one-shot when every frame records its size (skippable frames
+ * record none and count as 0 bytes); streamed otherwise (zstd
+ * --no-content-size, a stream written through a pipe, a truncated or
+ * corrupt stream, for its error), the buffer growing up to the cap.
  */
 static int decode_zstd(struct ep_blob *b, const unsigned char *src, size_t n, struct ep_error *err)
 {
-	unsigned long long want = ZSTD_getFrameContentSize(src, n);
-	struct outbuf o = { .cap = max_size };
+	unsigned long long want = ZSTD_findDecompressedSize(src, n);
+	struct outbuf o = { .cap = outbuf_cap() };
 	ZSTD_inBuffer in = { src, n, 0 };
 	ZSTD_outBuffer out;
 	ZSTD_DCtx *dctx;
 	size_t zr;
 	int rc = 0;
 
-	if (want == ZSTD_CONTENTSIZE_ERROR)
+	if (ZSTD_getFrameContentSize(src, n) == ZSTD_CONTENTSIZE_ERROR)
 		return ep_error_set(err, EP_ETRUNC, "%s: not a valid zstd frame", b->path);
-	if (want != ZSTD_CONTENTSIZE_UNKNOWN && want > o.cap)
-		return ep_error_set(err, EP_ENOMEM,
-				    "%s: zstd data decodes to %llu bytes, more than %" PRIu64
-				    " (--max-size)",
-				    b->path, want, o.cap);
-	/* A truncated frame is an error here: the stream below says so. */
-	if (want != ZSTD_CONTENTSIZE_UNKNOWN && ZSTD_findFrameCompressedSize(src, n) == n)
+	if (want != ZSTD_CONTENTSIZE_UNKNOWN && want != ZSTD_CONTENTSIZE_ERROR) {
+		if (want > max_size)
+			return ep_error_set(err, EP_ENOMEM,
+					    "%s: zstd data decodes to %llu bytes, more than %" PRIu64
+					    " (--max-size)",
+					    b->path, want, max_size);
+		if (want > zstd_bound(n))
+			return ep_error_set(err, EP_ETRUNC,
+					    "%s: zstd data is corrupt: its frames record %llu "
+					    "decoded bytes, more than %zu bytes can hold",
+					    b->path, want, n);
 		return decode_zstd_oneshot(b, src, n, want, err);
+	}
 	dctx = ZSTD_createDCtx();
 	if (!dctx)
 		return ep_error_set(err, EP_ENOMEM, "%s: out of memory for zstd", b->path);
@@ -264,7 +330,7 @@ out:
 /* xz (liblzma): every stream of the file, as xz -d does. */
 static int decode_xz(struct ep_blob *b, const unsigned char *src, size_t n, struct ep_error *err)
 {
-	struct outbuf o = { .cap = max_size };
+	struct outbuf o = { .cap = outbuf_cap() };
 	lzma_stream z = LZMA_STREAM_INIT;
 	lzma_ret lr;
 	int rc = 0;
@@ -316,7 +382,7 @@ out:
 /* gzip (zlib): every member of the file, as gzip -d does. */
 static int decode_gzip(struct ep_blob *b, const unsigned char *src, size_t n, struct ep_error *err)
 {
-	struct outbuf o = { .cap = max_size };
+	struct outbuf o = { .cap = outbuf_cap() };
 	z_stream z = { 0 };
 	size_t done = 0;
 	int zr, rc = 0;

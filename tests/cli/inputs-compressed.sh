@@ -68,8 +68,8 @@ for name in stats-kmod plt-arm64-basic; do
 			"$T/out" | strip >"$T/load.z"
 		cmp -s "$T/load.plain" "$T/load.z" || fail "load $name.$z differs from plain"
 	done
-	# Two frames, each recording its size: the one-shot path takes one frame
-	# only, so these are streamed; they decode to the two halves joined.
+	# Two frames, each recording its size (the one-shot path, frame after
+	# frame): they decode to the two halves joined.
 	half=$(($(wc -c <"$f") / 2))
 	head -c $half "$f" >"$T/first"
 	tail -c +$((half + 1)) "$f" >"$T/rest"
@@ -153,5 +153,96 @@ if [ "${READELF:-no}" != no ] && "$CC" -g -O1 -c -Wa,--compress-debug-sections=z
 else
 	echo "SKIP: $CC cannot compress debug sections with zlib: no section cap check"
 fi
+
+# Skippable frames (RFC 8878 3.1.2: magic 0x184D2A50..0x184D2A5F, little-
+# endian, a 4-byte Frame_Size, that many bytes of user data), which zstd -d
+# passes over: first (what pzstd writes), between and after the frames.
+# Each decodes to the plain file (zstd -d says so), so the JSON must be the
+# plain file's; named and found by a walk alike.
+f=$T/stats-kmod
+"$ELFPLT" stats --json "$f" | strip >"$T/stats.plain" || fail "stats plain"
+printf '\120\052\115\030\004\000\000\000abcd' >"$T/skip"     # 0x184D2A50, 4 bytes
+printf '\137\052\115\030\000\000\000\000' >"$T/skip0"        # 0x184D2A5F, 0 bytes
+mkdir "$T/skiptree"
+cat "$T/skip" "$f.zst" >"$T/skiptree/first.zst"
+cat "$T/skip0" "$f.nosize.zst" >"$T/skiptree/first-nosize.zst"
+cat "$f.2.zst" "$T/skip" >"$T/skiptree/last.zst"
+half=$(($(wc -c <"$f") / 2))
+head -c $half "$f" | zstd -q -c | cat - "$T/skip0" >"$T/skiptree/between.zst"
+tail -c +$((half + 1)) "$f" | zstd -q -c >>"$T/skiptree/between.zst"
+if command -v pzstd >/dev/null; then
+	pzstd -q "$f" -o "$T/skiptree/pzstd.zst" || fail "pzstd"
+	check "pzstd: its output starts with a skippable frame" "50 2a 4d 18" \
+		"$(od -An -tx1 -N4 "$T/skiptree/pzstd.zst" | sed 's/^ *//')"
+else
+	echo "SKIP: pzstd not found: no pzstd output checked"
+fi
+for z in "$T"/skiptree/*.zst; do
+	zstd -q -d -c "$z" | cmp -s - "$f" || fail "zstd -d $z does not give the plain file"
+	"$ELFPLT" stats --json "$z" >"$T/out" || fail "stats $z exited $?"
+	check "stats ${z##*/}: compression" zstd "$(jqr "$T/out" '.files[0].compression')"
+	strip <"$T/out" >"$T/stats.z"
+	cmp -s "$T/stats.plain" "$T/stats.z" || fail "stats ${z##*/} differs from plain"
+done
+check "a walk finds every skippable-first file" "$(ls "$T/skiptree" | wc -l | tr -d ' ')" \
+	"$("$ELFPLT" stats --json "$T/skiptree" | "$JQ" '[.files[] | select(.error == null)] | length')"
+
+# Decoding to exactly --max-size passes when input that decodes to nothing
+# follows (an empty zstd frame or gzip member, a skippable frame); a byte
+# less is refused.  The sizes are wc -c's of the plain file.
+: >"$T/empty"
+{ cat "$f.zst"; zstd -q -c "$T/empty"; } >"$T/exact1.zst"
+{ cat "$f.nosize.zst"; zstd -q -c --no-content-size "$T/empty"; } >"$T/exact2.zst"
+cat "$f.zst" "$T/skip" >"$T/exact3.zst"
+{ cat "$f.gz"; gzip -c "$T/empty"; } >"$T/exact.gz"
+for z in exact1.zst exact2.zst exact3.zst exact.gz; do
+	rc=0
+	"$ELFPLT" stats --max-size="$size" --json -o "$T/out" "$T/$z" 2>"$T/err" || rc=$?
+	check "$z at --max-size=$size (its size): exit status" 0 "$rc"
+	check "$z at --max-size=$size: image_size" "$size" "$(jqr "$T/out" '.files[0].image_size')"
+	rc=0
+	"$ELFPLT" stats --max-size=$((size - 1)) "$T/$z" >/dev/null 2>"$T/err" || rc=$?
+	check "$z at --max-size=$((size - 1)): exit status" 1 "$rc"
+	case $z in
+	exact1.zst | exact3.zst) # the frames record the size
+		want="zstd data decodes to $size bytes, more than $((size - 1)) (--max-size)" ;;
+	*.zst) want="zstd data decodes to more than $((size - 1)) bytes (--max-size)" ;;
+	*.gz) want="gzip data decodes to more than $((size - 1)) bytes (--max-size)" ;;
+	esac
+	check "$z at --max-size=$((size - 1)): the error" "elfplt: $T/$z: $want" "$(cat "$T/err")"
+done
+
+# A 20-byte zstd frame (RFC 8878: magic, Frame_Header_Descriptor 0xE0 = an
+# 8-byte Frame_Content_Size and Single_Segment, the size 2^41, one last
+# Raw_Block of 4 bytes: header (4 << 3) | 1 = 0x21 0 0, "\177ELF") records
+# 2 TiB.  Under a cap above that it is refused as corrupt, not allocated:
+# 20 bytes of blocks decode to at most 20 / 4 * 128 KiB.
+printf '\050\265\057\375\340\000\000\000\000\000\002\000\000\041\000\000\177ELF' >"$T/claim.zst"
+check "claim.zst: 20 bytes" 20 "$(wc -c <"$T/claim.zst" | tr -d ' ')"
+rc=0
+"$ELFPLT" stats --max-size=4096G "$T/claim.zst" >/dev/null 2>"$T/err" || rc=$?
+check "claim.zst: exit status" 1 "$rc"
+check "claim.zst: the error" "elfplt: $T/claim.zst: zstd data is corrupt: its frames record\
+ $((1 << 41)) decoded bytes, more than 20 bytes can hold" "$(cat "$T/err")"
+
+# Non-ELF data in a frame that records its size is refused after its first
+# block, before the rest is decoded: 400 KiB of text (four blocks), its
+# last four bytes (the frame's Content_Checksum) damaged.  Decoding it all
+# would find the bad checksum; stopping early finds no ELF magic.  The same
+# for an ELF file shows the damage is there to be found.
+yes 'not an ELF file' | head -c 409600 >"$T/text"
+for x in text big; do
+	zstd -q -c --check "$T/$x" >"$T/$x.zst"
+	n=$(wc -c <"$T/$x.zst")
+	printf 'XXXX' | dd of="$T/$x.zst" bs=1 seek=$((n - 4)) conv=notrunc 2>/dev/null
+	zstd -q -t "$T/$x.zst" 2>/dev/null && fail "zstd -t accepts the damaged $x.zst"
+done
+rc=0
+"$ELFPLT" stats "$T/text.zst" >/dev/null 2>"$T/err" || rc=$?
+check "damaged text.zst: the error" "elfplt: $T/text.zst: not an ELF file" "$(cat "$T/err")"
+rc=0
+"$ELFPLT" stats "$T/big.zst" >/dev/null 2>"$T/err" || rc=$?
+check "damaged big.zst: exit status" 1 "$rc"
+grep -q "^elfplt: $T/big.zst: zstd: .*checksum" "$T/err" || fail "damaged big.zst: $(cat "$T/err")"
 
 done_testing
