@@ -379,7 +379,7 @@ out:
 	return rc;
 }
 
-/* gzip (zlib): every member of the file, as gzip -d does. */
+/* gzip (zlib): every member of the file, and zero padding after them, as gzip -d does. */
 static int decode_gzip(struct ep_blob *b, const unsigned char *src, size_t n, struct ep_error *err)
 {
 	struct outbuf o = { .cap = outbuf_cap() };
@@ -412,6 +412,9 @@ static int decode_gzip(struct ep_blob *b, const unsigned char *src, size_t n, st
 		if (rc)
 			goto out;
 		if (zr == Z_STREAM_END) {
+			/* Zero bytes after a member (block or tape padding): gzip -d ignores them. */
+			while (done < n && src[done] == 0)
+				done++;
 			if (done == n)
 				break;
 			if (inflateReset(&z) != Z_OK) { /* the next member */

@@ -212,6 +212,19 @@ for z in exact1.zst exact2.zst exact3.zst exact.gz; do
 	check "$z at --max-size=$((size - 1)): the error" "elfplt: $T/$z: $want" "$(cat "$T/err")"
 done
 
+# gzip -d ignores zero bytes after the last member (block padding): so do we.
+{ cat "$f.gz"; head -c 1000 /dev/zero; } >"$T/padded.gz"
+gzip -t "$T/padded.gz" 2>/dev/null || fail "gzip -t refuses the padded file"
+"$ELFPLT" stats --json "$T/padded.gz" | strip >"$T/stats.z" || fail "stats padded.gz"
+cmp -s "$T/stats.plain" "$T/stats.z" || fail "stats padded.gz differs from plain"
+# Anything else after the zeros is still corrupt ("incorrect header check":
+# zlib's word for a gzip header that is not one).
+{ cat "$f.gz"; printf '\0\0junk'; } >"$T/junk.gz"
+rc=0
+"$ELFPLT" stats "$T/junk.gz" >/dev/null 2>"$T/err" || rc=$?
+check "gzip, zeros and junk: the error" \
+	"elfplt: $T/junk.gz: gzip data is corrupt: incorrect header check" "$(cat "$T/err")"
+
 # A 20-byte zstd frame (RFC 8878: magic, Frame_Header_Descriptor 0xE0 = an
 # 8-byte Frame_Content_Size and Single_Segment, the size 2^41, one last
 # Raw_Block of 4 bytes: header (4 << 3) | 1 = 0x21 0 0, "\177ELF") records
