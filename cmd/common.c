@@ -537,12 +537,59 @@ static bool is_report_file(const struct outcome *o)
 	       o->ino == report_file.ino;
 }
 
+static bool taken_before(const struct run *r, size_t i, const struct outcome *o);
+
+/*
+ * A worker's own set of what it opened, for it to pass over a file it has
+ * seen (a thin archive can name one file 10000 times): the main process
+ * took the first of them too, so it will say the same (taken_before()).
+ */
+static struct ep_inode_set *worker_seen;
+
+static struct ep_inode_set **seen_set(const struct run *r)
+{
+	return r->seen ? r->seen : &worker_seen;
+}
+
+/*
+ * Where input i's bytes start in the file it opens (bytes): a member of a
+ * regular archive is identified by the archive and this offset; a whole
+ * file, or a thin archive's member (a file of its own), by offset 0.
+ */
+static uint64_t id_offset(const struct run *r, size_t i)
+{
+	const struct ep_member *m = &r->pl->members[i];
+
+	return m->archive && !m->error ? m->offset : 0;
+}
+
 static bool taken_before(const struct run *r, size_t i, const struct outcome *o)
 {
 	if (r->pl->walked[i] && is_report_file(o))
 		return true;
-	return r->seen && o->has_id && ep_inode_set_add(r->seen, o->dev, o->ino) == 1 &&
+	return o->has_id && ep_inode_set_add_at(seen_set(r), o->dev, o->ino, id_offset(r, i)) == 1 &&
 	       r->pl->walked[i];
+}
+
+/*
+ * Input i, walked or an archive's member, is a file taken before, by
+ * stat(): it is passed over without being opened or decoded again.  (What
+ * opens is checked again by its fstat() identity, in taken_before().)
+ */
+static bool taken_unopened(const struct run *r, size_t i, struct outcome *o)
+{
+	struct stat st;
+
+	if (!r->pl->walked[i] || r->pl->members[i].error ||
+	    stat(ep_pathlist_file(r->pl, i), &st) != 0 ||
+	    !ep_inode_set_has(*seen_set(r), (uint64_t)st.st_dev, (uint64_t)st.st_ino,
+			      id_offset(r, i)))
+		return false;
+	o->has_id = true;
+	o->dev = (uint64_t)st.st_dev;
+	o->ino = (uint64_t)st.st_ino;
+	o->dup = true;
+	return true;
 }
 
 /* Open input i, compute on it, close it: the part a worker process may do. */
@@ -555,13 +602,17 @@ static void process(const struct run *r, size_t i, struct outcome *o)
 	struct ep_image img;
 
 	memset(o, 0, sizeof(*o));
+	if (taken_unopened(r, i, o)) {
+		free(clean);
+		return;
+	}
 	o->rc = ep_blob_open_entry(&blob, r->pl, i, r->populate, &o->err);
 	if (o->rc) {
 		o->quiet = pass_over(r->pl, i, NULL, &o->err);
 		free(clean);
 		return;
 	}
-	o->has_id = !r->pl->members[i].archive;
+	o->has_id = true;
 	o->dev = blob.st_dev;
 	o->ino = blob.st_ino;
 	o->dup = taken_before(r, i, o);
@@ -1008,6 +1059,13 @@ static bool expand_here(const struct run *r, size_t i, bool *found)
 	}
 	for (j = 0; j < sub.count; j++) {
 		process(&members, j, &o);
+		/*
+		 * A member read before (its archive was also named, or a thin
+		 * archive names one file twice) is an ELF file all the same: no
+		 * "no ELF files found" for the PATH holding the archive.
+		 */
+		if (o.dup && found)
+			*found = true;
 		if (o.dup || o.archive) /* it changed since: it was no archive after all */
 			continue;
 		if (!o.quiet && found)

@@ -672,9 +672,12 @@ void ep_blob_close(struct ep_blob *b)
 	memset(b, 0, sizeof(*b));
 }
 
-/* Files listed, by identity: an open-addressing hash set of (st_dev, st_ino). */
+/*
+ * Files listed, by identity: an open-addressing hash set of (st_dev, st_ino,
+ * offset).
+ */
 struct inode_key {
-	uint64_t dev, ino;
+	uint64_t dev, ino, offset;
 	bool used;
 };
 
@@ -683,19 +686,33 @@ struct ep_inode_set {
 	size_t n, cap; /* cap: a power of two */
 };
 
-static size_t inode_hash(uint64_t dev, uint64_t ino)
+static size_t inode_hash(uint64_t dev, uint64_t ino, uint64_t offset)
 {
-	uint64_t h =
-		((uint64_t)ino * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)dev * 0xc2b2ae3d27d4eb4full);
+	uint64_t h = ((uint64_t)ino * 0x9e3779b97f4a7c15ull) ^
+		     ((uint64_t)dev * 0xc2b2ae3d27d4eb4full) ^ (offset * 0x165667b19e3779f9ull);
 
 	return (size_t)(h ^ (h >> 29));
 }
 
-int ep_inode_set_add(struct ep_inode_set **setp, uint64_t dev, uint64_t ino)
+/* The slot of (dev, ino, offset), or the free slot where it would go. */
+static struct inode_key *inode_slot(const struct ep_inode_set *set, uint64_t dev, uint64_t ino,
+				    uint64_t offset)
+{
+	size_t j;
+
+	for (j = inode_hash(dev, ino, offset) & (set->cap - 1);; j = (j + 1) & (set->cap - 1)) {
+		const struct inode_key *k = &set->slots[j];
+
+		if (!k->used || (k->dev == dev && k->ino == ino && k->offset == offset))
+			return &set->slots[j];
+	}
+}
+
+int ep_inode_set_add_at(struct ep_inode_set **setp, uint64_t dev, uint64_t ino, uint64_t offset)
 {
 	struct ep_inode_set *set = *setp;
-	struct inode_key *old;
-	size_t i, j, oldcap;
+	struct inode_key *old, *k;
+	size_t i, oldcap;
 
 	if (!set) {
 		set = calloc(1, sizeof(*set));
@@ -713,21 +730,27 @@ int ep_inode_set_add(struct ep_inode_set **setp, uint64_t dev, uint64_t ino)
 			set->cap = oldcap;
 			return -1;
 		}
-		set->n = 0;
 		for (i = 0; i < oldcap; i++)
 			if (old[i].used)
-				ep_inode_set_add(setp, old[i].dev, old[i].ino);
+				*inode_slot(set, old[i].dev, old[i].ino, old[i].offset) = old[i];
 		free(old);
 	}
-	for (j = inode_hash(dev, ino) & (set->cap - 1);; j = (j + 1) & (set->cap - 1)) {
-		if (!set->slots[j].used)
-			break;
-		if (set->slots[j].dev == dev && set->slots[j].ino == ino)
-			return 1;
-	}
-	set->slots[j] = (struct inode_key){ dev, ino, true };
+	k = inode_slot(set, dev, ino, offset);
+	if (k->used)
+		return 1;
+	*k = (struct inode_key){ dev, ino, offset, true };
 	set->n++;
 	return 0;
+}
+
+int ep_inode_set_add(struct ep_inode_set **setp, uint64_t dev, uint64_t ino)
+{
+	return ep_inode_set_add_at(setp, dev, ino, 0);
+}
+
+bool ep_inode_set_has(const struct ep_inode_set *set, uint64_t dev, uint64_t ino, uint64_t offset)
+{
+	return set && set->n && inode_slot(set, dev, ino, offset)->used;
 }
 
 void ep_inode_set_free(struct ep_inode_set *set)

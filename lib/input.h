@@ -93,6 +93,17 @@ bool ep_is_archive(const unsigned char *head, size_t n);
  */
 struct ep_inode_set;
 int ep_inode_set_add(struct ep_inode_set **set, uint64_t dev, uint64_t ino);
+
+/*
+ * The same for a part of a file: an archive member is identified by its
+ * archive's (st_dev, st_ino) and the offset of its data in it (bytes; never
+ * 0: there is the archive's magic), a whole file by offset 0, which is what
+ * ep_inode_set_add() adds.  Returns as ep_inode_set_add() does.
+ */
+int ep_inode_set_add_at(struct ep_inode_set **set, uint64_t dev, uint64_t ino, uint64_t offset);
+
+/* Whether (dev, ino, offset) is in set (which may be NULL), without adding it. */
+bool ep_inode_set_has(const struct ep_inode_set *set, uint64_t dev, uint64_t ino, uint64_t offset);
 void ep_inode_set_free(struct ep_inode_set *set);
 
 /*
@@ -186,7 +197,10 @@ struct ep_pathlist {
  * gone, report one it may not read (EACCES, EPERM), which could be a module,
  * expand one that is an archive (ep_is_archive() on its bytes: expanding
  * its path lists its members) and take a file reached by several hard links
- * once (ep_inode_set_add() on the blob's st_dev and st_ino).  Returns 0, or
+ * once (ep_inode_set_add() on the blob's st_dev and st_ino; for a member of
+ * a regular archive, ep_inode_set_add_at() with its offset, so an archive
+ * both named and walked is read once; a thin archive's member is a file of
+ * its own, identified as one).  Returns 0, or
  * a negative ep_errcode (EP_ENOMEM) with err filled.  A path that does not
  * exist (or loops: ELOOP) is listed like a file, for ep_blob_open() to
  * report; so is a directory below it that cannot be read (EACCES, or a path

@@ -156,4 +156,43 @@ rc=0
 check "empty archive: exit status" 0 "$rc"
 check "empty archive: warning" "elfplt: warning: $T/empty.a: no ELF files found" "$(cat "$T/err")"
 
+# --- one file, one report ------------------------------------------------------
+# An archive named and also met in a walk: its members are reported once,
+# where they come first (a member is its archive's inode and its offset, as
+# a hard link is a file's inode).  dd holds x.o and lib.a (one member, m.o):
+# named x.o, lib.a, then dd gives two files; dd, then lib.a gives the same
+# two, in the walk's order.  Whatever the number of jobs.
+mkdir "$T/dd"
+cp "$T/d/kmod.o" "$T/dd/x.o"
+cp "$T/d/kmod.o" "$T/m.o"
+(cd "$T" && ar rc dd/lib.a m.o) || fail "ar rc dd/lib.a"
+for j in 1 2; do
+	"$ELFPLT" stats --json -j $j "$T/dd/x.o" "$T/dd/lib.a" "$T/dd" >"$T/out" ||
+		fail "stats -j $j x.o lib.a dd exited $?"
+	check "-j $j: named lib.a and x.o, then dd: files" "$T/dd/x.o $T/dd/lib.a(m.o)" \
+		"$(jqr "$T/out" '[.files[].path] | join(" ")')"
+	check "-j $j: named lib.a and x.o, then dd: totals.files" 2 "$(jqr "$T/out" '.totals.files')"
+	"$ELFPLT" stats --json -j $j "$T/dd" "$T/dd/lib.a" >"$T/out" 2>"$T/err" ||
+		fail "stats -j $j dd lib.a exited $?"
+	check "-j $j: dd, then lib.a: files" "$T/dd/lib.a(m.o) $T/dd/x.o" \
+		"$(jqr "$T/out" '[.files[].path] | join(" ")')"
+	check "-j $j: dd, then lib.a: the note" "elfplt: note: $T/dd/lib.a: no ELF files found that\
+ were not already read under another PATH or name" "$(cat "$T/err")"
+done
+# A thin archive naming one file three times, and a hard link to it: one
+# report (the first name), and the file is opened once, not once a name
+# (openat(2) calls counted by strace, -j 1 for one process to trace).
+ln "$T/dd/x.o" "$T/dd/y.o"
+(cd "$T/dd" && ar qcT same.a x.o x.o y.o x.o) || fail "ar qcT same.a"
+check "same.a: ar lists four members" 4 "$(ar t "$T/dd/same.a" | wc -l | tr -d ' ')"
+"$ELFPLT" stats --json -j 1 "$T/dd/same.a" >"$T/out" || fail "stats same.a exited $?"
+check "same.a: one report" "$T/dd/same.a(x.o)" "$(jqr "$T/out" '[.files[].path] | join(" ")')"
+if command -v strace >/dev/null && strace -o /dev/null true 2>/dev/null; then
+	strace -f -e trace=openat -o "$T/trace" "$ELFPLT" stats -q -j 1 "$T/dd/same.a" \
+		>/dev/null 2>&1 || fail "stats same.a under strace"
+	check "same.a: x.o opened once" 1 "$(grep -c 'dd/[xy]\.o"' "$T/trace")"
+else
+	echo "SKIP: strace not usable here: opens not counted"
+fi
+
 done_testing
