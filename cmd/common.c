@@ -110,10 +110,11 @@ int ep_bad_option(const char *cmd, int c, char **argv)
 static bool looks_like_input(const char *path)
 {
 	unsigned char head[8];
+	struct stat st;
 	ssize_t n;
 	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	fd = ep_open_regular(path, &st);
 	if (fd < 0)
 		return false;
 	n = read(fd, head, sizeof(head));
@@ -137,10 +138,11 @@ static bool same_file(const char *path, const struct stat *ost)
 static bool is_thin_archive(const char *path)
 {
 	unsigned char head[8];
+	struct stat st;
 	ssize_t n;
 	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	fd = ep_open_regular(path, &st);
 	if (fd < 0)
 		return false;
 	n = read(fd, head, sizeof(head));

@@ -555,6 +555,31 @@ int ep_blob_check(const struct ep_blob *b, struct ep_error *err)
 	return 0;
 }
 
+int ep_open_regular(const char *path, struct stat *st)
+{
+	int fd;
+
+	if (stat(path, st) != 0)
+		return -1;
+	if (!S_ISREG(st->st_mode))
+		return -2;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, st) != 0) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	if (!S_ISREG(st->st_mode)) { /* swapped for something else since the stat() */
+		close(fd);
+		return -2;
+	}
+	return fd;
+}
+
 /*
  * Open file and take its bytes [offset, offset + size), or all of it when
  * whole, under the name path: mapped in place, or decoded when compressed.
@@ -572,24 +597,14 @@ static int open_part(struct ep_blob *b, const char *path, const char *file, uint
 	/* An empty PATH would make "elfplt: : ..."; name it as ls(1) does. */
 	if (!path[0])
 		return ep_error_set(err, EP_EIO, "'': %s", strerror(ENOENT));
-	/*
-	 * O_NONBLOCK: opening a FIFO (or a tty) for reading would otherwise wait
-	 * for a writer, forever; it is refused below as not a regular file.
-	 * For a regular file the flag changes nothing.
-	 */
-	fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	/* A FIFO or a device is refused without being opened. */
+	fd = ep_open_regular(file, &st);
+	if (fd == -2)
+		return ep_error_set(err, EP_EIO, "%s: %s%snot a regular file", path,
+				    via ? via : "", via ? ": " : "");
 	if (fd < 0)
 		return ep_error_set(err, EP_EIO, "%s: %s%s%s", path, via ? via : "",
 				    via ? ": " : "", strerror(errno));
-	if (fstat(fd, &st) != 0) {
-		rc = ep_error_set(err, EP_EIO, "%s: %s", path, strerror(errno));
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		rc = ep_error_set(err, EP_EIO, "%s: %s%snot a regular file", path, via ? via : "",
-				  via ? ": " : "");
-		goto out;
-	}
 	if (whole) {
 		offset = 0;
 		size = (uint64_t)st.st_size;
@@ -1014,11 +1029,10 @@ static int add_file(struct ep_pathlist *pl, const char *path, struct ep_error *e
 	void *map;
 	int fd, rc;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	fd = ep_open_regular(path, &st);
 	if (fd < 0) /* its open in ep_blob_open() reports it */
 		return push(pl, path, false, err);
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 8 ||
-	    pread(fd, head, 8, 0) != 8 || !ep_is_archive(head, 8)) {
+	if (st.st_size < 8 || pread(fd, head, 8, 0) != 8 || !ep_is_archive(head, 8)) {
 		close(fd);
 		return push(pl, path, false, err);
 	}

@@ -10,7 +10,8 @@
  * memory with the size capped (not through libdw's dwelf_elf_begin(): it has
  * no cap, so a small xz or gzip bomb could take all memory).  Nothing is ever
  * written to an input: files are opened O_RDONLY (and O_NONBLOCK, so a FIFO
- * cannot block) and mapped PROT_READ, MAP_PRIVATE.
+ * cannot block) and mapped PROT_READ, MAP_PRIVATE; anything but a regular
+ * file is refused before it is opened (ep_open_regular()).
  */
 
 #include <stdbool.h>
@@ -105,6 +106,18 @@ int ep_inode_set_add_at(struct ep_inode_set **set, uint64_t dev, uint64_t ino, u
 /* Whether (dev, ino, offset) is in set (which may be NULL), without adding it. */
 bool ep_inode_set_has(const struct ep_inode_set *set, uint64_t dev, uint64_t ino, uint64_t offset);
 void ep_inode_set_free(struct ep_inode_set *set);
+
+struct stat;
+
+/*
+ * Open path for reading (O_RDONLY, O_NONBLOCK, O_CLOEXEC) if it is a regular
+ * file, with *st its fstat().  stat() comes first: a FIFO or a device node
+ * (a thin archive can name /dev/st0, which rewinds a tape on close, or
+ * /dev/watchdog) is never opened; the open file is checked again, for one
+ * swapped in between.  Returns the descriptor, -1 with errno set when
+ * stat(), open() or fstat() fails, or -2 when path is not a regular file.
+ */
+int ep_open_regular(const char *path, struct stat *st);
 
 /*
  * Open path: map it read-only or decode it.  populate asks the kernel to

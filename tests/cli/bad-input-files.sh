@@ -94,4 +94,42 @@ else
 	echo "skipped: unreadable file (root without setpriv)"
 fi
 
+# A FIFO or a device is refused without being opened: open(2) alone would
+# release a writer blocked on the FIFO, rewind a tape (/dev/st0) or arm a
+# watchdog.  Named, and as members of a thin archive a walk finds (built by
+# hand: ar(1) takes no FIFO; "//" holds the names, each ending "/\n", and
+# each member header "/N" points at offset N in it, ar_size 1; padded to
+# an even offset).  strace
+# counts the openat(2) calls on them: none.
+mkdir "$T/devtree"
+names="$T/fifo/
+/dev/zero/
+"
+hdr() { printf '%-16s%-12s%-6s%-6s%-8s%-10s`\n' "$1" 0 0 0 644 "$2"; }
+{
+	printf '!<thin>\n'
+	hdr // ${#names}
+	printf '%s' "$names"
+	[ $((${#names} % 2)) = 1 ] && printf '\n' # members start on even offsets
+	hdr /0 1
+	hdr /$((${#T} + 7)) 1
+} >"$T/devtree/lib.a"
+if command -v strace >/dev/null && strace -o /dev/null true 2>/dev/null; then
+	for cmd in stats plt load; do
+		[ $cmd = load ] && set -- --repeat 1 || set --
+		rc=0
+		timeout 60 strace -f -e trace=openat -o "$T/trace" "$ELFPLT" $cmd "$@" \
+			"$T/fifo" "$T/devtree" >/dev/null 2>"$T/err" </dev/null || rc=$?
+		check "$cmd fifo, thin archive naming devices: exit status" 1 "$rc"
+		check "$cmd fifo, thin archive naming devices: stderr" \
+			"elfplt: $T/fifo: not a regular file
+elfplt: $T/devtree/lib.a($T/fifo): $T/fifo: not a regular file
+elfplt: $T/devtree/lib.a(/dev/zero): /dev/zero: not a regular file" "$(cat "$T/err")"
+		check "$cmd: the FIFO and /dev/zero never opened" "" \
+			"$(grep -E "openat\(.*\"($T/fifo|/dev/zero)\"" "$T/trace")"
+	done
+else
+	echo "SKIP: strace not usable here: opens of a FIFO and a device not checked"
+fi
+
 done_testing
