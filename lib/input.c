@@ -182,14 +182,7 @@ static void outbuf_finish(struct outbuf *o, struct ep_blob *b)
 	b->size = o->used;
 }
 
-/*
- * The most a zstd frame of n bytes can decode to (RFC 8878 3.1.1.2): a
- * block decodes to at most Block_Maximum_Size, 128 KiB, and takes at least
- * 4 bytes of input to do so (a 3-byte Block_Header and the byte of an
- * RLE_Block).  A frame that records more is corrupt: its size is never
- * allocated on its word alone.
- */
-static uint64_t zstd_bound(size_t n)
+uint64_t ep_zstd_max_decoded(size_t n)
 {
 	return (uint64_t)n > UINT64_MAX / 32768 ? UINT64_MAX : (uint64_t)n * 32768;
 }
@@ -284,7 +277,7 @@ static int decode_zstd(struct ep_blob *b, const unsigned char *src, size_t n, st
 					    "%s: zstd data decodes to %llu bytes, more than %" PRIu64
 					    " (--max-size)",
 					    b->path, want, max_size);
-		if (want > zstd_bound(n))
+		if (want > ep_zstd_max_decoded(n))
 			return ep_error_set(err, EP_ETRUNC,
 					    "%s: zstd data is corrupt: its frames record %llu "
 					    "decoded bytes, more than %zu bytes can hold",

@@ -5,7 +5,8 @@
 /*
  * From paths to image bytes: the directory walk, and the file itself mapped
  * read-only or, when compressed, decoded into memory.  Compression is
- * recognised by magic bytes, never by suffix: zstd (28 B5 2F FD, libzstd),
+ * recognised by magic bytes, never by suffix: zstd (28 B5 2F FD, or a
+ * skippable frame's 5x 2A 4D 18 as pzstd writes first; libzstd),
  * xz (FD 37 7A 58 5A 00, liblzma) and gzip (1F 8B, zlib), each decoded into
  * memory with the size capped (not through libdw's dwelf_elf_begin(): it has
  * no cap, so a small xz or gzip bomb could take all memory).  Nothing is ever
@@ -52,6 +53,16 @@ const char *ep_compression_name(enum ep_compression c);
 
 /* The compression the first bytes of a file announce (at least 6 bytes). */
 enum ep_compression ep_compression_sniff(const unsigned char *head, size_t n);
+
+/*
+ * The most n bytes of zstd frames can decode to, in bytes (RFC 8878
+ * 3.1.1.2): a block decodes to at most Block_Maximum_Size, 128 KiB, and
+ * takes at least 4 bytes of input to do so (a 3-byte Block_Header and the
+ * one byte of an RLE_Block): n * 32768, saturating.  A frame header (or an
+ * SHF_COMPRESSED section's ch_size) that records more is corrupt, and is
+ * refused before its size is allocated.
+ */
+uint64_t ep_zstd_max_decoded(size_t n);
 
 /* The magic of an ar archive (binutils include/aout/ar.h), 8 bytes each. */
 #define EP_ARMAG   "!<arch>\n"
@@ -126,7 +137,11 @@ int ep_open_regular(const char *path, struct stat *st);
  * (a compressed stream that is truncated or corrupt), EP_ENOTELF (a
  * compressed stream whose first decoded bytes are not the ELF magic:
  * decoding stops there), EP_ENOMEM when the decoded size exceeds the cap
- * (ep_input_max_size()).  An empty file gives size 0.
+ * (ep_input_max_size(); exactly the cap passes, whatever follows that
+ * decodes to nothing: an empty frame or member, a skippable frame), EP_ETRUNC
+ * for a zstd frame that records more than its bytes can hold
+ * (ep_zstd_max_decoded()).  Zero bytes after the last gzip member are
+ * ignored, as gzip -d does.  An empty file gives size 0.
  */
 int ep_blob_open(struct ep_blob *blob, const char *path, bool populate, struct ep_error *err);
 
