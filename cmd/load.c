@@ -413,7 +413,7 @@ static int drop_cache(struct load_run *run)
 	for (i = 0; i < run->plan.nfiles; i++) {
 		uint64_t r, t;
 
-		if (ep_cache_drop(run->plan.files[i].path, &r, &t, &err)) {
+		if (ep_cache_drop(&run->plan.files[i], &r, &t, &err)) {
 			fprintf(stderr, "elfplt: %s\n", err.message);
 			return -1;
 		}

@@ -121,6 +121,7 @@ int ep_load_plan_add(struct ep_load_plan *plan, const struct ep_image *img,
 {
 	struct ep_load_file *f, *files;
 	bool *want = NULL;
+	struct stat st;
 	uint64_t base;
 	size_t i;
 	int rc = 0;
@@ -137,6 +138,21 @@ int ep_load_plan_add(struct ep_load_plan *plan, const struct ep_image *img,
 	f->image_size = img->size;
 	f->part_offset = blob->file_offset;
 	f->part_size = blob->file_size;
+	/*
+	 * The identity the measured runs check: the file was opened a moment
+	 * ago (blob->st_dev, st_ino); its size is the whole file's, an
+	 * archive's too.  A file replaced in between keeps the blob's identity
+	 * here and so fails the check later, as it should.
+	 */
+	if (f->path && stat(f->path, &st) != 0) {
+		rc = ep_error_set(err, EP_EIO, "%s: %s", f->path, strerror(errno));
+		goto out;
+	}
+	if (f->path) {
+		f->st_dev = blob->st_ino ? blob->st_dev : (uint64_t)st.st_dev;
+		f->st_ino = blob->st_ino ? blob->st_ino : (uint64_t)st.st_ino;
+		f->st_size = (uint64_t)st.st_size;
+	}
 	/* A member read in place: its sections are at its offset in the archive. */
 	base = blob->compression == EP_COMP_NONE ? blob->file_offset : 0;
 	if (img->shnum)
@@ -235,14 +251,15 @@ void ep_load_plan_free(struct ep_load_plan *plan)
 	memset(plan, 0, sizeof(*plan));
 }
 
-#define PLAN_MAGIC "elfplt-load-plan 1"
+#define PLAN_MAGIC "elfplt-load-plan 2"
 
 /*
  * The encoding, one record a line:
- *   elfplt-load-plan 1 THRESHOLD NFILES
+ *   elfplt-load-plan 2 THRESHOLD NFILES
  *   F COMPRESSION IMAGE_SIZE NRANGES PATHLEN     then PATHLEN bytes of path and "\n"
  *                                               (COMPRESSION: enum ep_compression)
- *   P PART_OFFSET PART_SIZE                     a compressed file only: what to decode
+ *   P PART_OFFSET PART_SIZE                     the image's bytes in path
+ *   I ST_DEV ST_INO ST_SIZE                     path's identity at planning
  *   OFFSET SIZE                                 NRANGES times
  */
 int ep_load_plan_encode(const struct ep_load_plan *plan, char **buf, size_t *len,
@@ -265,8 +282,9 @@ int ep_load_plan_encode(const struct ep_load_plan *plan, char **buf, size_t *len
 			lf->nranges, strlen(lf->path));
 		fputs(lf->path, f);
 		fputc('\n', f);
-		if (lf->compression != EP_COMP_NONE)
-			fprintf(f, "P %" PRIu64 " %" PRIu64 "\n", lf->part_offset, lf->part_size);
+		fprintf(f, "P %" PRIu64 " %" PRIu64 "\n", lf->part_offset, lf->part_size);
+		fprintf(f, "I %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", lf->st_dev, lf->st_ino,
+			lf->st_size);
 		for (j = 0; j < lf->nranges; j++)
 			fprintf(f, "%" PRIu64 " %" PRIu64 "\n", lf->ranges[j].offset,
 				lf->ranges[j].size);
@@ -332,8 +350,9 @@ static int decode_file(struct ep_load_file *f, struct cursor *c)
 	f->compression = (enum ep_compression)compression;
 	f->path = strndup(c->p, pathlen);
 	c->p += pathlen + 1;
-	if (f->compression != EP_COMP_NONE &&
-	    (!take_lit(c, "P ") || !take_u64(c, &f->part_offset) || !take_u64(c, &f->part_size)))
+	if (!take_lit(c, "P ") || !take_u64(c, &f->part_offset) || !take_u64(c, &f->part_size) ||
+	    !take_lit(c, "I ") || !take_u64(c, &f->st_dev) || !take_u64(c, &f->st_ino) ||
+	    !take_u64(c, &f->st_size))
 		return -1;
 	f->ranges = nranges ? calloc(nranges, sizeof(*f->ranges)) : NULL;
 	if (!f->path || (nranges && !f->ranges))
@@ -432,6 +451,54 @@ static bool grow(void **arr, size_t *cap, size_t n, size_t elem)
 	return true;
 }
 
+int ep_load_file_open(const struct ep_load_file *f, int *fdp, struct ep_error *err)
+{
+	struct stat st;
+	int fd;
+
+	*fdp = -1;
+	/* O_NONBLOCK: a FIFO put in the file's place must not block the open. */
+	fd = open(f->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return ep_error_set(err, EP_EIO, "%s: %s", f->path, strerror(errno));
+	if (fstat(fd, &st) != 0) {
+		int e = errno;
+
+		close(fd);
+		return ep_error_set(err, EP_EIO, "%s: %s", f->path, strerror(e));
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return ep_error_set(err, EP_EIO,
+				    "%s: changed since it was planned: not a regular file now",
+				    f->path);
+	}
+	if ((uint64_t)st.st_dev != f->st_dev || (uint64_t)st.st_ino != f->st_ino) {
+		close(fd);
+		return ep_error_set(err, EP_EIO,
+				    "%s: changed since it was planned: another file now "
+				    "(device and inode differ)",
+				    f->path);
+	}
+	if ((uint64_t)st.st_size != f->st_size) {
+		close(fd);
+		return ep_error_set(err, EP_EIO,
+				    "%s: changed since it was planned: %" PRIu64
+				    " bytes then, %" PRIu64 " now",
+				    f->path, f->st_size, (uint64_t)st.st_size);
+	}
+	*fdp = fd;
+	return 0;
+}
+
+/* The size of fd now, for a message; UINT64_MAX if fstat fails. */
+static uint64_t size_now(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 ? (uint64_t)st.st_size : UINT64_MAX;
+}
+
 /* pread(2) until size bytes arrived; a short file is EP_ETRUNC. */
 static int pread_all(int fd, unsigned char *buf, uint64_t size, uint64_t offset, const char *path,
 		     struct ep_error *err)
@@ -447,10 +514,10 @@ static int pread_all(int fd, unsigned char *buf, uint64_t size, uint64_t offset,
 			return ep_error_set(err, EP_EIO, "%s: read: %s", path, strerror(errno));
 		if (n == 0)
 			return ep_error_set(err, EP_ETRUNC,
-					    "%s: file ends at %" PRIu64
-					    ", inside a section at %" PRIu64 " (%" PRIu64
-					    " bytes): did it change?",
-					    path, offset + done, offset, size);
+					    "%s: changed while being read: %" PRIu64
+					    " bytes now, a section at %" PRIu64 " (%" PRIu64
+					    " bytes) ends at %" PRIu64,
+					    path, size_now(fd), offset, size, offset + size);
 		done += (uint64_t)n;
 	}
 	return 0;
@@ -528,8 +595,13 @@ static int load_compressed(struct ep_load_held *h, const struct ep_load_file *f,
 	struct ep_blob *b;
 	uint64_t t0;
 	size_t j;
-	int rc;
+	int fd, rc;
 
+	/* The same checks as an uncompressed file, before the decoder opens it. */
+	rc = ep_load_file_open(f, &fd, err);
+	if (rc)
+		return rc;
+	close(fd);
 	if (!grow((void **)&h->blobs, &h->capblobs, h->nblobs, sizeof(*h->blobs)))
 		return ep_error_set(err, EP_ENOMEM, "%s: out of memory", f->path);
 	b = &h->blobs[h->nblobs];
@@ -568,9 +640,9 @@ static int load_file(struct ep_load_held *h, const struct ep_load_file *f, enum 
 		if (mode == EP_LOAD_MMAP ||
 		    (mode == EP_LOAD_HYBRID && f->ranges[j].size >= threshold))
 			need_map = true;
-	fd = open(f->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return ep_error_set(err, EP_EIO, "%s: %s", f->path, strerror(errno));
+	rc = ep_load_file_open(f, &fd, err);
+	if (rc)
+		return rc;
 	if (need_map) {
 		rc = map_file(h, fd, f->path, &map, &map_size, err);
 		if (rc)
@@ -791,9 +863,10 @@ uint64_t ep_monotonic_res_ns(void)
 
 /* --- the page cache ------------------------------------------------------- */
 
-int ep_cache_resident(const char *path, uint64_t *resident_pages, uint64_t *total_pages,
-		      struct ep_error *err)
+int ep_cache_resident(const struct ep_load_file *f, uint64_t *resident_pages,
+		      uint64_t *total_pages, struct ep_error *err)
 {
+	const char *path = f->path;
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), npages, i;
 	unsigned char *vec = NULL;
 	struct stat st;
@@ -802,9 +875,9 @@ int ep_cache_resident(const char *path, uint64_t *resident_pages, uint64_t *tota
 
 	*resident_pages = 0;
 	*total_pages = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return ep_error_set(err, EP_EIO, "%s: %s", path, strerror(errno));
+	rc = ep_load_file_open(f, &fd, err);
+	if (rc)
+		return rc;
 	if (fstat(fd, &st) != 0) {
 		rc = ep_error_set(err, EP_EIO, "%s: %s", path, strerror(errno));
 		goto out;
@@ -833,20 +906,20 @@ out:
 	return rc;
 }
 
-int ep_cache_drop(const char *path, uint64_t *resident_pages, uint64_t *total_pages,
+int ep_cache_drop(const struct ep_load_file *f, uint64_t *resident_pages, uint64_t *total_pages,
 		  struct ep_error *err)
 {
-	int fd, e;
+	int fd, e, rc;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return ep_error_set(err, EP_EIO, "%s: %s", path, strerror(errno));
+	rc = ep_load_file_open(f, &fd, err);
+	if (rc)
+		return rc;
 	/* Clean pages only; a read-only descriptor cannot start writeback anyway. */
 	e = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 	close(fd);
 	if (e)
-		return ep_error_set(err, EP_EIO, "%s: posix_fadvise: %s", path, strerror(e));
-	return ep_cache_resident(path, resident_pages, total_pages, err);
+		return ep_error_set(err, EP_EIO, "%s: posix_fadvise: %s", f->path, strerror(e));
+	return ep_cache_resident(f, resident_pages, total_pages, err);
 }
 
 /* --- statistics ----------------------------------------------------------- */

@@ -73,7 +73,14 @@ struct ep_load_file {
 	uint64_t image_size;		 /* bytes of the ELF image (decoded size if compressed) */
 	struct ep_load_range *ranges;
 	size_t nranges;
-	uint64_t part_offset, part_size; /* compressed: the bytes of path to decode */
+	uint64_t part_offset, part_size; /* the image's bytes in path: what a compressed
+					  * file decodes; an archive member's extent (ar_size) */
+	/*
+	 * path's identity when the plan was made (stat(2)): the measured
+	 * process refuses a file that is no longer this one (replaced,
+	 * truncated, grown) rather than measure something else.
+	 */
+	uint64_t st_dev, st_ino, st_size;
 };
 
 /* What to load: files in order, and the hybrid threshold. */
@@ -183,6 +190,15 @@ struct ep_load_held;
 int ep_load_run(const struct ep_load_plan *plan, enum ep_load_mode mode, struct ep_load_result *res,
 		struct ep_load_held **held, struct ep_error *err);
 
+/*
+ * Open f->path to load it: O_RDONLY | O_NONBLOCK | O_CLOEXEC (a FIFO put in
+ * its place cannot block the open), then fstat(2) it.  Returns 0 with *fd
+ * open, or EP_EIO naming the file when it cannot be opened, is not a
+ * regular file, or is not the file planned: st_dev, st_ino or st_size differ
+ * from f's ("changed since it was planned: ...").
+ */
+int ep_load_file_open(const struct ep_load_file *f, int *fd, struct ep_error *err);
+
 /* Free and unmap what ep_load_run() held; held may be NULL. */
 void ep_load_release(struct ep_load_held *held);
 
@@ -267,22 +283,24 @@ uint64_t ep_monotonic_ns(void);
 uint64_t ep_monotonic_res_ns(void);
 
 /*
- * Cold cache: ask the kernel to drop path's pages from the page cache with
+ * Cold cache: ask the kernel to drop f->path's pages from the page cache with
  * posix_fadvise(POSIX_FADV_DONTNEED) on the whole file, then map it and ask
  * mincore(2) how many of its pages are still resident.  The kernel keeps
  * pages that are dirty, locked or mapped by some process, so *resident_pages
  * may stay above 0.  *total_pages counts the file's pages.
- * Returns 0, or EP_EIO naming the file.  Nothing is written to the file.
+ * The file is opened by ep_load_file_open(): a FIFO or a changed file is
+ * refused.  Returns 0, or EP_EIO naming the file.  Nothing is written to it.
  */
-int ep_cache_drop(const char *path, uint64_t *resident_pages, uint64_t *total_pages,
+int ep_cache_drop(const struct ep_load_file *f, uint64_t *resident_pages, uint64_t *total_pages,
 		  struct ep_error *err);
 
 /*
- * mincore(2) only: *resident_pages of *total_pages of path are in the page
- * cache.  Returns 0, or EP_EIO naming the file.
+ * mincore(2) only: *resident_pages of *total_pages of f->path are in the
+ * page cache.  Opened as by ep_cache_drop().  Returns 0, or EP_EIO naming
+ * the file.
  */
-int ep_cache_resident(const char *path, uint64_t *resident_pages, uint64_t *total_pages,
-		      struct ep_error *err);
+int ep_cache_resident(const struct ep_load_file *f, uint64_t *resident_pages,
+		      uint64_t *total_pages, struct ep_error *err);
 
 /* Median (mean of the middle two when n is even), minimum and maximum. */
 struct ep_summary {
