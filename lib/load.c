@@ -674,15 +674,21 @@ int ep_load_run(const struct ep_load_plan *plan, enum ep_load_mode mode, struct 
 	int rc = 0;
 
 	memset(res, 0, sizeof(*res));
+	res->failed_file = SIZE_MAX;
 	h = calloc(1, sizeof(*h));
 	*held = h;
 	if (!h)
 		return ep_error_set(err, EP_ENOMEM, "load: out of memory");
 	if (mode == EP_LOAD_NONE)
 		return 0;
-	for (i = 0; !rc && i < plan->nfiles; i++)
+	for (i = 0; i < plan->nfiles; i++) {
 		rc = load_file(h, &plan->files[i], mode, plan->threshold, res, err);
-	return rc;
+		if (rc) {
+			res->failed_file = i;
+			return rc;
+		}
+	}
+	return 0;
 }
 
 void ep_load_release(struct ep_load_held *h)
@@ -703,13 +709,14 @@ void ep_load_release(struct ep_load_held *h)
 	free(h);
 }
 
-int ep_load_prime(const struct ep_load_plan *plan, struct ep_error *err)
+int ep_load_prime(const struct ep_load_plan *plan, size_t *failed, struct ep_error *err)
 {
 	const struct ep_load_file *smallest[EP_COMP_GZIP + 1] = { NULL };
 	struct ep_blob b;
 	size_t i;
-	int c, rc;
+	int c, fd, rc;
 
+	*failed = SIZE_MAX;
 	for (i = 0; i < plan->nfiles; i++) {
 		const struct ep_load_file *f = &plan->files[i];
 
@@ -723,6 +730,11 @@ int ep_load_prime(const struct ep_load_plan *plan, struct ep_error *err)
 	for (c = EP_COMP_NONE + 1; c <= EP_COMP_GZIP; c++) {
 		if (!smallest[c])
 			continue;
+		*failed = (size_t)(smallest[c] - plan->files);
+		rc = ep_load_file_open(smallest[c], &fd, err);
+		if (rc)
+			return rc;
+		close(fd);
 		rc = ep_blob_open_part(&b, smallest[c]->path, smallest[c]->path,
 				       smallest[c]->part_offset, smallest[c]->part_size, false,
 				       err);
@@ -730,6 +742,7 @@ int ep_load_prime(const struct ep_load_plan *plan, struct ep_error *err)
 			return rc;
 		ep_blob_close(&b);
 	}
+	*failed = SIZE_MAX;
 	return 0;
 }
 

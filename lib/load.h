@@ -162,6 +162,8 @@ struct ep_load_result {
 	uint64_t copy_ns;	   /* time inside pread(2) of copied sections and inside
 				      decoding compressed files: CLOCK_MONOTONIC, ns */
 	uint64_t checksum;	   /* ep_load_checksum() over every section, in plan order */
+	size_t failed_file;	   /* on an error, the index in the plan of the file that
+				      failed; SIZE_MAX when no file is to blame */
 };
 
 /* The buffers and mappings a load holds until ep_load_release(). */
@@ -183,9 +185,10 @@ struct ep_load_held;
  * decoding), so bytes_copied / copy_ns is a copy throughput that neither
  * the mapped sections nor the checksum dilute.  Everything stays held
  * (so the caller can measure the resident set) until ep_load_release(*held).
- * Returns 0, or EP_EIO / EP_ETRUNC (the file changed since the plan was made:
- * a section now ends past its end) / EP_ENOMEM / a decoding error, naming
- * the file; what was loaded so far is still in *held.
+ * Each file is opened by ep_load_file_open().  Returns 0, or EP_EIO /
+ * EP_ETRUNC (the file changed since the plan was made) / EP_ENOMEM / a
+ * decoding error, naming the file, with res->failed_file its index in the
+ * plan; what was loaded so far is still in *held.
  */
 int ep_load_run(const struct ep_load_plan *plan, enum ep_load_mode mode, struct ep_load_result *res,
 		struct ep_load_held **held, struct ep_error *err);
@@ -210,9 +213,10 @@ void ep_load_release(struct ep_load_held *held);
  * some hundreds of KiB of file-backed and anonymous memory that any loader
  * pays once whatever its mode; primed, it is part of the starting point and
  * not of the figures.  The primed files are read once (under a cold cache
- * they are warm afterwards).  Returns 0, or the error of ep_blob_open().
+ * they are warm afterwards).  Returns 0, or the error of ep_load_file_open()
+ * or ep_blob_open_part() with *failed the index in the plan of that file.
  */
-int ep_load_prime(const struct ep_load_plan *plan, struct ep_error *err);
+int ep_load_prime(const struct ep_load_plan *plan, size_t *failed, struct ep_error *err);
 
 /* What the kernel says this process cost so far. */
 struct ep_proc_usage {
