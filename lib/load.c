@@ -423,6 +423,7 @@ uint64_t ep_load_checksum(uint64_t sum, const unsigned char *bytes, size_t size)
 struct held_map {
 	void *addr;
 	size_t size;
+	uint64_t st_dev, st_ino; /* the file mapped */
 };
 
 struct ep_load_held {
@@ -550,12 +551,27 @@ static int read_range(struct ep_load_held *h, int fd, const char *path,
 	return 0;
 }
 
-static int map_file(struct ep_load_held *h, int fd, const char *path, const unsigned char **map,
-		    uint64_t *map_size, struct ep_error *err)
+/*
+ * Map the file of f (open as fd) whole, or reuse the mapping of the file
+ * before it when that was the same one: an archive's members come in a row,
+ * and a linker that maps its inputs maps an archive once and reads every
+ * member it takes in place there (lld: each input file is one mapped buffer;
+ * gold: File_read views), not once per member.
+ */
+static int map_file(struct ep_load_held *h, int fd, const struct ep_load_file *f,
+		    const unsigned char **map, uint64_t *map_size, struct ep_error *err)
 {
+	const char *path = f->path;
 	struct stat st;
 	void *p;
 
+	if (h->nmaps && h->maps[h->nmaps - 1].st_dev == f->st_dev &&
+	    h->maps[h->nmaps - 1].st_ino == f->st_ino) {
+		/* ep_load_file_open() checked that fd is f's file, of f's size. */
+		*map = h->maps[h->nmaps - 1].addr;
+		*map_size = h->maps[h->nmaps - 1].size;
+		return 0;
+	}
 	if (fstat(fd, &st) != 0)
 		return ep_error_set(err, EP_EIO, "%s: %s", path, strerror(errno));
 	if (!grow((void **)&h->maps, &h->capmaps, h->nmaps, sizeof(*h->maps)))
@@ -566,9 +582,12 @@ static int map_file(struct ep_load_held *h, int fd, const char *path, const unsi
 		return 0;
 	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (p == MAP_FAILED)
-		return ep_error_set(err, EP_EIO, "%s: mmap: %s", path, strerror(errno));
+		return ep_error_set(err, errno == ENOMEM ? EP_ENOMEM : EP_EIO, "%s: mmap: %s",
+				    path, strerror(errno));
 	h->maps[h->nmaps].addr = p;
 	h->maps[h->nmaps].size = (size_t)st.st_size;
+	h->maps[h->nmaps].st_dev = f->st_dev;
+	h->maps[h->nmaps].st_ino = f->st_ino;
 	h->nmaps++;
 	*map = p;
 	return 0;
@@ -644,7 +663,7 @@ static int load_file(struct ep_load_held *h, const struct ep_load_file *f, enum 
 	if (rc)
 		return rc;
 	if (need_map) {
-		rc = map_file(h, fd, f->path, &map, &map_size, err);
+		rc = map_file(h, fd, f, &map, &map_size, err);
 		if (rc)
 			goto out;
 	}
@@ -683,8 +702,9 @@ int ep_load_run(const struct ep_load_plan *plan, enum ep_load_mode mode, struct 
 		return 0;
 	for (i = 0; i < plan->nfiles; i++) {
 		rc = load_file(h, &plan->files[i], mode, plan->threshold, res, err);
+		/* Memory running out is no fault of the file it ran out on. */
 		if (rc) {
-			res->failed_file = i;
+			res->failed_file = err && err->code == EP_ENOMEM ? SIZE_MAX : i;
 			return rc;
 		}
 	}

@@ -174,7 +174,9 @@ struct ep_load_held;
  *   EP_LOAD_READ    each section malloc'd and filled with pread(2) from the
  *                   file (never copied out of a mapping);
  *   EP_LOAD_MMAP    each file mapped whole, PROT_READ, MAP_PRIVATE, and the
- *                   sections read in place;
+ *                   sections read in place; an archive's members, which
+ *                   come in a row, share one mapping of the archive (as in
+ *                   lld, which maps each input file once);
  *   EP_LOAD_HYBRID  sections of at least plan->threshold bytes as in mmap,
  *                   the others as in read (the file is mapped only if it
  *                   has such a section);
@@ -188,7 +190,8 @@ struct ep_load_held;
  * Each file is opened by ep_load_file_open().  Returns 0, or EP_EIO /
  * EP_ETRUNC (the file changed since the plan was made) / EP_ENOMEM / a
  * decoding error, naming the file, with res->failed_file its index in the
- * plan; what was loaded so far is still in *held.
+ * plan (SIZE_MAX for EP_ENOMEM, mmap's ENOMEM included: the file is not to
+ * blame); what was loaded so far is still in *held.
  */
 int ep_load_run(const struct ep_load_plan *plan, enum ep_load_mode mode, struct ep_load_result *res,
 		struct ep_load_held **held, struct ep_error *err);
