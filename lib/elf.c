@@ -145,6 +145,9 @@ static int check_contents(const struct ep_image *img, size_t idx, struct ep_erro
 			    idx, img->sections[idx].name[0] ? " " : "", img->sections[idx].name);
 }
 
+static int check_chdr(struct ep_image *img, size_t idx, struct ep_error *err);
+static int decode_section(struct ep_image *img, size_t idx, struct ep_error *err);
+
 static int load_sections(struct ep_image *img, struct ep_error *err)
 {
 	const unsigned char *strtab = NULL;
@@ -184,6 +187,20 @@ static int load_sections(struct ep_image *img, struct ep_error *err)
 			return rc;
 		strtab = img->bytes + sh->sh_offset;
 		strtab_size = sh->sh_size;
+		/*
+		 * A compressed .shstrtab (eu-elfcompress --name=.shstrtab) holds
+		 * its names only once decoded, as eu-readelf reads it: the names
+		 * are checked in the decoded bytes, which the image keeps.
+		 */
+		if ((sh->sh_flags & SHF_COMPRESSED) && sh->sh_size) {
+			rc = check_chdr(img, img->shstrndx, err);
+			if (!rc)
+				rc = decode_section(img, img->shstrndx, err);
+			if (rc)
+				return rc;
+			strtab = img->sections[img->shstrndx].decoded->d_buf;
+			strtab_size = img->sections[img->shstrndx].decoded->d_size;
+		}
 	}
 	for (i = 0; strtab && i < img->shnum; i++) {
 		uint64_t off = img->sections[i].shdr.sh_name;
@@ -359,6 +376,8 @@ static int check_compressed(struct ep_image *img, struct ep_error *err)
 		const GElf_Shdr *sh = &img->sections[i].shdr;
 
 		if (!(sh->sh_flags & SHF_COMPRESSED) || sh->sh_type == SHT_NOBITS)
+			continue;
+		if (img->sections[i].compressed) /* .shstrtab: load_sections() did it */
 			continue;
 		rc = check_chdr(img, i, err);
 		if (rc)
