@@ -190,9 +190,9 @@ static json_t *child_json(const struct child_report *c)
 /*
  * elfplt __load-child --mode=MODE: the plan on standard input, one JSON
  * object on standard output (when a file of the plan fails: its index,
- * "failed_file", and the one-line "error", with exit status 1).  Start-up (exec, dynamic linking, reading the
- * plan, priming the decompressors) comes first and is recorded as
- * "startup"; then VmHWM is reset to the resident set, "start" is taken, the
+ * "failed_file", and the one-line "error", with exit status 1).  Start-up
+ * (exec, dynamic linking, reading the plan, priming the decompressors) comes
+ * first and is recorded as "startup"; then VmHWM is reset to the resident set, "start" is taken, the
  * load runs, and "end" is taken while everything is still held.  The JSON
  * is built after that, so its allocations are in no figure.
  */
@@ -263,10 +263,10 @@ fail:
 	 * A file to blame: the parent says so once, leaves that file out and
 	 * measures the others again.  Anything else is this child's to say.
 	 */
-	out = failed == SIZE_MAX ? NULL
-				 : json_pack("{s:s, s:I, s:s}", "mode", ep_load_mode_name(c.mode),
-					     "failed_file", (json_int_t)failed, "error",
-					     err.message);
+	out = failed == SIZE_MAX
+		      ? NULL
+		      : json_pack("{s:s, s:I, s:s}", "mode", ep_load_mode_name(c.mode),
+				  "failed_file", (json_int_t)failed, "error", err.message);
 	if (!out || json_dumpf(out, stdout, JSON_COMPACT) != 0 || fflush(stdout) != 0)
 		fprintf(stderr, "elfplt: %s\n", err.message);
 	json_decref(out);
@@ -391,8 +391,8 @@ static int parse_child_failure(const struct load_run *run, const char *text, siz
  * a file (*failed its index in the plan, ferr its message, nothing printed);
  * or -1 after a message.
  */
-static int run_child(struct load_run *run, enum ep_load_mode mode, struct sample *s,
-		     size_t *failed, struct ep_error *ferr)
+static int run_child(struct load_run *run, enum ep_load_mode mode, struct sample *s, size_t *failed,
+		     struct ep_error *ferr)
 {
 	char arg[32], max_size[48], *text = NULL;
 	int pfd[2], wstatus, rc = -1;

@@ -582,8 +582,8 @@ static int map_file(struct ep_load_held *h, int fd, const struct ep_load_file *f
 		return 0;
 	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (p == MAP_FAILED)
-		return ep_error_set(err, errno == ENOMEM ? EP_ENOMEM : EP_EIO, "%s: mmap: %s",
-				    path, strerror(errno));
+		return ep_error_set(err, errno == ENOMEM ? EP_ENOMEM : EP_EIO, "%s: mmap: %s", path,
+				    strerror(errno));
 	h->maps[h->nmaps].addr = p;
 	h->maps[h->nmaps].size = (size_t)st.st_size;
 	h->maps[h->nmaps].st_dev = f->st_dev;
@@ -896,8 +896,8 @@ uint64_t ep_monotonic_res_ns(void)
 
 /* --- the page cache ------------------------------------------------------- */
 
-int ep_cache_resident(const struct ep_load_file *f, uint64_t *resident_pages,
-		      uint64_t *total_pages, struct ep_error *err)
+int ep_cache_resident(const struct ep_load_file *f, uint64_t *resident_pages, uint64_t *total_pages,
+		      struct ep_error *err)
 {
 	const char *path = f->path;
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), npages, i;

@@ -306,8 +306,8 @@ int ep_cache_drop(const struct ep_load_file *f, uint64_t *resident_pages, uint64
  * page cache.  Opened as by ep_cache_drop().  Returns 0, or EP_EIO naming
  * the file.
  */
-int ep_cache_resident(const struct ep_load_file *f, uint64_t *resident_pages,
-		      uint64_t *total_pages, struct ep_error *err);
+int ep_cache_resident(const struct ep_load_file *f, uint64_t *resident_pages, uint64_t *total_pages,
+		      struct ep_error *err);
 
 /* Median (mean of the middle two when n is even), minimum and maximum. */
 struct ep_summary {

@@ -39,7 +39,8 @@ check "load files_failed" 0 "$(jqr "$T/load.json" .inputs.files_failed)"
 
 # ch_size one byte more than the names decode to: a clear error, exit 1.
 shoff=$("$READELF" -hW "$T/c.o" | sed -n 's/.*Start of section headers: *\([0-9]*\).*/\1/p')
-shstrndx=$("$READELF" -hW "$T/c.o" | sed -n 's/.*section header string table index: *\([0-9]*\).*/\1/ip')
+shstrndx=$("$READELF" -hW "$T/c.o" |
+	sed -n 's/.*section header string table index: *\([0-9]*\).*/\1/ip')
 # Elf64_Shdr is 64 bytes; sh_offset at 24 (gABI).
 off=$(od -An -tu8 -j $((shoff + shstrndx * 64 + 24)) -N8 "$T/c.o" | tr -d ' ')
 cp "$T/c.o" "$T/bad.o"
@@ -49,7 +50,7 @@ printf "\\$(printf '%03o' $((0x$size + 1)))" |
 "$ELFPLT" stats -q "$T/bad.o" > /dev/null 2> "$T/bad.err"
 check "bad ch_size: exit status" 1 "$?"
 check "bad ch_size: stderr lines" 1 "$(wc -l < "$T/bad.err")"
-check "bad ch_size: message" \
-	"elfplt: $T/bad.o: zlib stream decodes to $((0x$size)) bytes, not ch_size $((0x$size + 1)) (section $shstrndx (no name))" \
+check "bad ch_size: message" "elfplt: $T/bad.o: zlib stream decodes to $((0x$size)) bytes,\
+ not ch_size $((0x$size + 1)) (section $shstrndx (no name))" \
 	"$(cat "$T/bad.err")"
 done_testing
