@@ -511,21 +511,13 @@ static int make_plan_fd(struct load_run *run)
 	return 0;
 }
 
-/*
- * Leave plan file i out after it failed (err): say so once, turn its entry
- * of files[] into an error, count it failed, and write the smaller plan for
- * the children.  Returns 0, or -1 after a message.
- */
-static int leave_out(struct load_run *run, size_t i, const struct ep_error *err)
+/* Turn plan file i's entry of files[] into err, keeping the name it had. */
+static void mark_failed(struct load_run *run, size_t i, const struct ep_error *err)
 {
-	json_t *o = run->plan_json[i];
-	size_t k, n = run->plan.nfiles;
+	json_t *o = run->plan_json[i], *path;
+	size_t k;
 
-	fprintf(stderr, "elfplt: %s\n", err->message);
-	run->nfailed++;
 	for (k = 0; o && k < json_array_size(run->files); k++) {
-		json_t *path;
-
 		if (json_array_get(run->files, k) != o)
 			continue;
 		/* An archive member's entry names the member: keep that name. */
@@ -535,14 +527,40 @@ static int leave_out(struct load_run *run, size_t i, const struct ep_error *err)
 							   : run->plan.files[i].path,
 						      err));
 		json_decref(path);
-		break;
+		return;
 	}
-	free(run->plan.files[i].path);
-	free(run->plan.files[i].ranges);
-	memmove(&run->plan.files[i], &run->plan.files[i + 1],
-		(n - i - 1) * sizeof(*run->plan.files));
-	memmove(&run->plan_json[i], &run->plan_json[i + 1], (n - i - 1) * sizeof(json_t *));
-	run->plan.nfiles--;
+}
+
+/*
+ * Leave plan file i out after it failed (err): say so once, turn its entry
+ * of files[] into an error, count it failed, and write the smaller plan for
+ * the children.  Every other plan file read from the same file (the other
+ * members of an archive) goes with it: that file is what changed, and one
+ * restart per member would not end.  Returns 0, or -1 after a message.
+ */
+static int leave_out(struct load_run *run, size_t i, const struct ep_error *err)
+{
+	char *file = run->plan.files[i].path;
+	size_t j, kept = 0;
+
+	fprintf(stderr, "elfplt: %s\n", err->message);
+	for (j = 0; j < run->plan.nfiles; j++) {
+		struct ep_load_file *f = &run->plan.files[j];
+
+		if (j == i || strcmp(f->path, file) == 0) {
+			mark_failed(run, j, err);
+			run->nfailed++;
+			if (j != i)
+				free(f->path);
+			free(f->ranges);
+			continue;
+		}
+		run->plan.files[kept] = *f;
+		run->plan_json[kept] = run->plan_json[j];
+		kept++;
+	}
+	free(file);
+	run->plan.nfiles = kept;
 	close(run->plan_fd);
 	run->plan_fd = -1;
 	return make_plan_fd(run);
