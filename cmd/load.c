@@ -102,11 +102,13 @@ struct load_run {
 	enum ep_section_set set;
 	unsigned int repeat;
 	struct ep_load_plan plan;
+	json_t **plan_json; /* plan.files[i]'s object in files (borrowed), or NULL */
 	json_t *doc, *files;
 	uint64_t nfailed;
 	int plan_fd;
 	struct sample *samples[NMODES]; /* [mode][repetition] */
 	struct cold_state cold;
+	bool cold_requested; /* --cold */
 	uint64_t timer_res_ns;
 	bool peak_reset_failed;	     /* some child could not reset its VmHWM */
 	char peak_reset_reason[256]; /* the first such child's reason */
@@ -187,9 +189,10 @@ static json_t *child_json(const struct child_report *c)
 
 /*
  * elfplt __load-child --mode=MODE: the plan on standard input, one JSON
- * object on standard output.  Start-up (exec, dynamic linking, reading the
- * plan, priming the decompressors) comes first and is recorded as
- * "startup"; then VmHWM is reset to the resident set, "start" is taken, the
+ * object on standard output (when a file of the plan fails: its index,
+ * "failed_file", and the one-line "error", with exit status 1).  Start-up
+ * (exec, dynamic linking, reading the plan, priming the decompressors) comes
+ * first and is recorded as "startup"; then VmHWM is reset to the resident set, "start" is taken, the
  * load runs, and "end" is taken while everything is still held.  The JSON
  * is built after that, so its allocations are in no figure.
  */
@@ -200,6 +203,7 @@ static int cmd_load_child(int argc, char **argv, struct ep_global *g)
 	struct ep_load_result res;
 	struct ep_error err = { 0 }, reset_err = { 0 };
 	struct child_report c = { .res = &res };
+	size_t failed = SIZE_MAX;
 	uint64_t t0, t1;
 	json_t *out;
 	size_t len;
@@ -220,7 +224,7 @@ static int cmd_load_child(int argc, char **argv, struct ep_global *g)
 	if (rc)
 		goto fail;
 	/* Every child primes, the empty one too: the decompressors are start-up. */
-	rc = ep_load_prime(&plan, &err);
+	rc = ep_load_prime(&plan, &failed, &err);
 	if (rc)
 		goto fail;
 	rc = ep_proc_usage_self(&c.startup, &err);
@@ -240,6 +244,7 @@ static int cmd_load_child(int argc, char **argv, struct ep_global *g)
 	t0 = ep_monotonic_ns();
 	rc = ep_load_run(&plan, c.mode, &res, &held, &err);
 	t1 = ep_monotonic_ns();
+	failed = res.failed_file;
 	if (rc)
 		goto fail;
 	rc = ep_proc_usage_self(&c.end, &err);
@@ -254,7 +259,17 @@ static int cmd_load_child(int argc, char **argv, struct ep_global *g)
 	ep_load_plan_free(&plan);
 	return rc ? EP_EXIT_FAILED : EP_EXIT_OK;
 fail:
-	fprintf(stderr, "elfplt: %s\n", err.message);
+	/*
+	 * A file to blame: the parent says so once, leaves that file out and
+	 * measures the others again.  Anything else is this child's to say.
+	 */
+	out = failed == SIZE_MAX
+		      ? NULL
+		      : json_pack("{s:s, s:I, s:s}", "mode", ep_load_mode_name(c.mode),
+				  "failed_file", (json_int_t)failed, "error", err.message);
+	if (!out || json_dumpf(out, stdout, JSON_COMPACT) != 0 || fflush(stdout) != 0)
+		fprintf(stderr, "elfplt: %s\n", err.message);
+	json_decref(out);
 	ep_load_release(held);
 	ep_load_plan_free(&plan);
 	return EP_EXIT_FAILED;
@@ -350,8 +365,34 @@ out:
 	return rc;
 }
 
-/* Run one child in mode and fill s.  Returns 0, or -1 after a message. */
-static int run_child(struct load_run *run, enum ep_load_mode mode, struct sample *s)
+/*
+ * A child that blamed a file: {"failed_file": I, "error": MESSAGE}.  Returns
+ * 0 with *failed and ferr filled, or -1 when text is not that.
+ */
+static int parse_child_failure(const struct load_run *run, const char *text, size_t len,
+			       size_t *failed, struct ep_error *ferr)
+{
+	json_t *o = json_loadb(text, len, 0, NULL);
+	json_t *i = json_object_get(o, "failed_file"), *e = json_object_get(o, "error");
+	int rc = -1;
+
+	if (json_is_integer(i) && json_is_string(e) && json_integer_value(i) >= 0 &&
+	    (uint64_t)json_integer_value(i) < run->plan.nfiles) {
+		*failed = (size_t)json_integer_value(i);
+		ep_error_set(ferr, EP_EIO, "%s", json_string_value(e));
+		rc = 0;
+	}
+	json_decref(o);
+	return rc;
+}
+
+/*
+ * Run one child in mode and fill s.  Returns 0; 1 when the child failed on
+ * a file (*failed its index in the plan, ferr its message, nothing printed);
+ * or -1 after a message.
+ */
+static int run_child(struct load_run *run, enum ep_load_mode mode, struct sample *s, size_t *failed,
+		     struct ep_error *ferr)
 {
 	char arg[32], max_size[48], *text = NULL;
 	int pfd[2], wstatus, rc = -1;
@@ -390,7 +431,10 @@ static int run_child(struct load_run *run, enum ep_load_mode mode, struct sample
 	close(pfd[0]);
 	while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
 		;
-	if (!WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0)
+	if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == EP_EXIT_FAILED && text &&
+	    parse_child_failure(run, text, len, failed, ferr) == 0)
+		rc = 1;
+	else if (!WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0)
 		fprintf(stderr, "elfplt: load: the %s child failed (%s %d)\n",
 			ep_load_mode_name(mode), WIFEXITED(wstatus) ? "exit status" : "signal",
 			WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : WTERMSIG(wstatus));
@@ -403,19 +447,21 @@ static int run_child(struct load_run *run, enum ep_load_mode mode, struct sample
 	return rc;
 }
 
-/* Drop every input from the page cache and count what stayed.  -1 after a message. */
-static int drop_cache(struct load_run *run)
+/*
+ * Drop every input from the page cache and count what stayed.  Returns 0, or
+ * 1 when file *failed could not be dropped (ferr says why; nothing printed).
+ */
+static int drop_cache(struct load_run *run, size_t *failed, struct ep_error *ferr)
 {
-	struct ep_error err = { 0 };
 	uint64_t resident = 0, total = 0;
 	size_t i;
 
 	for (i = 0; i < run->plan.nfiles; i++) {
 		uint64_t r, t;
 
-		if (ep_cache_drop(run->plan.files[i].path, &r, &t, &err)) {
-			fprintf(stderr, "elfplt: %s\n", err.message);
-			return -1;
+		if (ep_cache_drop(&run->plan.files[i], &r, &t, ferr)) {
+			*failed = i;
+			return 1;
 		}
 		resident += r;
 		total += t;
@@ -465,14 +511,75 @@ static int make_plan_fd(struct load_run *run)
 	return 0;
 }
 
-/* All repetitions, modes interleaved.  Returns 0, or -1 after a message. */
+/* Turn plan file i's entry of files[] into err, keeping the name it had. */
+static void mark_failed(struct load_run *run, size_t i, const struct ep_error *err)
+{
+	json_t *o = run->plan_json[i], *path;
+	size_t k;
+
+	for (k = 0; o && k < json_array_size(run->files); k++) {
+		if (json_array_get(run->files, k) != o)
+			continue;
+		/* An archive member's entry names the member: keep that name. */
+		path = json_incref(json_object_get(o, "path"));
+		json_array_set_new(run->files, k,
+				   ep_json_file_error(path ? json_string_value(path)
+							   : run->plan.files[i].path,
+						      err));
+		json_decref(path);
+		return;
+	}
+}
+
+/*
+ * Leave plan file i out after it failed (err): say so once, turn its entry
+ * of files[] into an error, count it failed, and write the smaller plan for
+ * the children.  Every other plan file read from the same file (the other
+ * members of an archive) goes with it: that file is what changed, and one
+ * restart per member would not end.  Returns 0, or -1 after a message.
+ */
+static int leave_out(struct load_run *run, size_t i, const struct ep_error *err)
+{
+	char *file = run->plan.files[i].path;
+	size_t j, kept = 0;
+
+	fprintf(stderr, "elfplt: %s\n", err->message);
+	for (j = 0; j < run->plan.nfiles; j++) {
+		struct ep_load_file *f = &run->plan.files[j];
+
+		if (j == i || strcmp(f->path, file) == 0) {
+			mark_failed(run, j, err);
+			run->nfailed++;
+			if (j != i)
+				free(f->path);
+			free(f->ranges);
+			continue;
+		}
+		run->plan.files[kept] = *f;
+		run->plan_json[kept] = run->plan_json[j];
+		kept++;
+	}
+	free(file);
+	run->plan.nfiles = kept;
+	close(run->plan_fd);
+	run->plan_fd = -1;
+	return make_plan_fd(run);
+}
+
+/*
+ * All repetitions, modes interleaved.  A file that fails in a run (changed
+ * or replaced since planning) is left out and every run starts again, so all
+ * samples measure the same files.  Returns 0, or -1 after a message.
+ */
 static int measure(struct load_run *run)
 {
 	struct ep_load_totals t;
+	struct ep_error ferr;
 	unsigned int r, m;
-	const char *sum0 = NULL;
+	const char *sum0;
+	size_t failed;
+	int rc;
 
-	ep_load_plan_totals(&run->plan, &t);
 	for (m = 0; m < NMODES; m++) {
 		run->samples[m] = calloc(run->repeat, sizeof(struct sample));
 		if (!run->samples[m]) {
@@ -480,14 +587,27 @@ static int measure(struct load_run *run)
 			return -1;
 		}
 	}
+again:
+	ep_load_plan_totals(&run->plan, &t);
+	sum0 = NULL;
+	memset(&run->cold, 0, sizeof(run->cold));
+	run->cold.requested = run->cold_requested;
 	for (r = 0; r < run->repeat; r++) {
 		for (m = 0; m < NMODES; m++) {
 			struct sample *s = &run->samples[m][r];
 			enum ep_load_mode mode = run_order[m];
 
-			if (run->cold.requested && mode != EP_LOAD_NONE && drop_cache(run))
-				return -1;
-			if (run_child(run, mode, s))
+			rc = 0;
+			if (run->cold.requested && mode != EP_LOAD_NONE)
+				rc = drop_cache(run, &failed, &ferr);
+			if (!rc)
+				rc = run_child(run, mode, s, &failed, &ferr);
+			if (rc == 1) {
+				if (leave_out(run, failed, &ferr))
+					return -1;
+				goto again;
+			}
+			if (rc)
 				return -1;
 			if (mode == EP_LOAD_NONE)
 				continue;
@@ -875,6 +995,7 @@ static int emit_plan(const char *path, const void *result, size_t result_len, vo
 	struct ep_load_plan one;
 	struct ep_error derr;
 	struct plan_result r;
+	json_t **pj;
 	uint64_t bytes = 0;
 	json_t *o;
 	size_t j;
@@ -911,6 +1032,14 @@ static int emit_plan(const char *path, const void *result, size_t result_len, vo
 		free(archive);
 		free(member);
 	}
+	pj = realloc(run->plan_json, (run->plan.nfiles + 1) * sizeof(*pj));
+	if (!pj) {
+		json_decref(o);
+		ep_load_plan_free(&one);
+		return ep_error_set(err, EP_ENOMEM, "%s: out of memory", path);
+	}
+	run->plan_json = pj;
+	pj[run->plan.nfiles] = o;
 	json_array_append_new(run->files, o);
 	rc = ep_load_plan_append(&run->plan, &one, err);
 	ep_load_plan_free(&one);
@@ -973,6 +1102,7 @@ static void run_free(struct load_run *run)
 	if (run->plan_fd >= 0)
 		close(run->plan_fd);
 	ep_load_plan_free(&run->plan);
+	free(run->plan_json);
 	json_decref(run->doc);
 }
 
@@ -1021,7 +1151,7 @@ static int cmd_load(int argc, char **argv, struct ep_global *g)
 			run.plan.threshold = v;
 			break;
 		case 'c':
-			run.cold.requested = true;
+			run.cold_requested = true;
 			break;
 		case 'h':
 			load_usage(stdout);
@@ -1056,6 +1186,17 @@ static int cmd_load(int argc, char **argv, struct ep_global *g)
 	}
 	if (make_plan_fd(&run) || measure(&run)) {
 		status = EP_EXIT_FAILED;
+		goto out;
+	}
+	/* Files left out while measuring are failed files: the totals lose them. */
+	if (run.nfailed)
+		status = EP_EXIT_FAILED;
+	ep_load_plan_totals(&run.plan, &totals);
+	if (totals.sections == 0 && g->format != EP_FORMAT_JSON) {
+		fprintf(g->out,
+			"elfplt load: no sections left to load in %" PRIu64 " file%s"
+			" (--sections=%s): nothing to measure\n",
+			totals.files, totals.files == 1 ? "" : "s", ep_section_set_name(run.set));
 		goto out;
 	}
 	if (g->format == EP_FORMAT_JSON) {

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
+#define ZSTD_STATIC_LINKING_ONLY /* ZSTD_decompressBound() */
 #include <zstd.h>
 #include <zstd_errors.h>
 
@@ -145,6 +146,9 @@ static int check_contents(const struct ep_image *img, size_t idx, struct ep_erro
 			    idx, img->sections[idx].name[0] ? " " : "", img->sections[idx].name);
 }
 
+static int check_chdr(struct ep_image *img, size_t idx, struct ep_error *err);
+static int decode_section(struct ep_image *img, size_t idx, struct ep_error *err);
+
 static int load_sections(struct ep_image *img, struct ep_error *err)
 {
 	const unsigned char *strtab = NULL;
@@ -184,6 +188,20 @@ static int load_sections(struct ep_image *img, struct ep_error *err)
 			return rc;
 		strtab = img->bytes + sh->sh_offset;
 		strtab_size = sh->sh_size;
+		/*
+		 * A compressed .shstrtab (eu-elfcompress --name=.shstrtab) holds
+		 * its names only once decoded, as eu-readelf reads it: the names
+		 * are checked in the decoded bytes, which the image keeps.
+		 */
+		if ((sh->sh_flags & SHF_COMPRESSED) && sh->sh_size) {
+			rc = check_chdr(img, img->shstrndx, err);
+			if (!rc)
+				rc = decode_section(img, img->shstrndx, err);
+			if (rc)
+				return rc;
+			strtab = img->sections[img->shstrndx].decoded->d_buf;
+			strtab_size = img->sections[img->shstrndx].decoded->d_size;
+		}
 	}
 	for (i = 0; strtab && i < img->shnum; i++) {
 		uint64_t off = img->sections[i].shdr.sh_name;
@@ -360,6 +378,8 @@ static int check_compressed(struct ep_image *img, struct ep_error *err)
 
 		if (!(sh->sh_flags & SHF_COMPRESSED) || sh->sh_type == SHT_NOBITS)
 			continue;
+		if (img->sections[i].compressed) /* .shstrtab: load_sections() did it */
+			continue;
 		rc = check_chdr(img, i, err);
 		if (rc)
 			return rc;
@@ -533,16 +553,6 @@ static int inflate_section(struct ep_image *img, size_t idx, const unsigned char
 	uint64_t in_left = n, out_left = want, got;
 	int zrc, rc = 0;
 
-	/*
-	 * zlib's deflate expands at most 1032:1 (zlib.net/zlib_tech.html): a
-	 * larger ch_size cannot be right, and is refused before the buffer is
-	 * filled.
-	 */
-	if (want / 1032 > n)
-		return ep_error_set(err, EP_EMALFORMED,
-				    "%s: ch_size %" PRIu64 " bytes cannot come from %zu bytes of "
-				    "zlib stream (deflate expands at most 1032:1) " SEC_FMT,
-				    img->path, want, n, SEC_ARGS(img, idx));
 	if (inflateInit(&z) != Z_OK)
 		return ep_error_set(err, EP_ENOMEM, "%s: out of memory for zlib " SEC_FMT,
 				    img->path, SEC_ARGS(img, idx));
@@ -603,16 +613,19 @@ out:
 }
 
 /*
- * ELFCOMPRESS_ZSTD: src[0..n), one or more zstd frames, into dst[0..want).
- * ZSTD_decompress() writes no more than want bytes and needs no window
+ * ELFCOMPRESS_ZSTD: src[0..n), one or more zstd frames, into dst[0..room),
+ * room being want (ch_size) or, when zstd_bound() is less, that bound: a
+ * stream that cannot fill ch_size decodes short and is refused as such.
+ * ZSTD_decompress() writes no more than room bytes and needs no window
  * beyond dst.
  */
 static int unzstd_section(struct ep_image *img, size_t idx, const unsigned char *src, size_t n,
-			  unsigned char *dst, uint64_t want, struct ep_error *err)
+			  unsigned char *dst, uint64_t room, uint64_t want, struct ep_error *err)
 {
-	size_t got = ZSTD_decompress(dst, (size_t)want, src, n);
+	size_t got = ZSTD_decompress(dst, (size_t)room, src, n);
 
-	if (ZSTD_isError(got) && ZSTD_getErrorCode(got) == ZSTD_error_dstSize_tooSmall)
+	if (ZSTD_isError(got) && ZSTD_getErrorCode(got) == ZSTD_error_dstSize_tooSmall &&
+	    room == want)
 		return ep_error_set(err, EP_EMALFORMED,
 				    "%s: zstd stream decodes to more than ch_size %" PRIu64
 				    " bytes " SEC_FMT,
@@ -631,6 +644,26 @@ static int unzstd_section(struct ep_image *img, size_t idx, const unsigned char 
 				    " " SEC_FMT,
 				    img->path, got, want, SEC_ARGS(img, idx));
 	return 0;
+}
+
+/*
+ * The most ELFCOMPRESS_ZSTD src[0..n) can decode to, so that ch_size is
+ * never allocated unless the stream can fill it.  RFC 8878: a block has a
+ * 3-byte header and decodes to at most Block_Maximum_Size, 128 KiB
+ * (ZSTD_BLOCKSIZE_MAX), so n bytes hold at most n / 3 such blocks, whatever
+ * the frame headers claim; and ZSTD_decompressBound() (libzstd 1.4.10 and
+ * later) walks the frames and gives their declared content sizes, or blocks
+ * times the window, when the frames are well formed (a malformed stream is
+ * left to ZSTD_decompress() to name).
+ */
+static uint64_t zstd_bound(const unsigned char *src, size_t n)
+{
+	uint64_t bound = (uint64_t)(n / 3) * ZSTD_BLOCKSIZE_MAX;
+	unsigned long long b = ZSTD_decompressBound(src, n);
+
+	if (b != ZSTD_CONTENTSIZE_ERROR && b < bound)
+		bound = b;
+	return bound;
 }
 
 /*
@@ -670,6 +703,7 @@ static int decode_section(struct ep_image *img, size_t idx, struct ep_error *err
 	const unsigned char *src = img->bytes + s->shdr.sh_offset + hdr;
 	size_t n = s->shdr.sh_size - hdr; /* check_chdr(): sh_size >= hdr */
 	uint64_t want = s->chdr.ch_size, cap = section_decoded_cap();
+	uint64_t room = want; /* bytes allocated: want, unless the stream cannot fill it */
 	Elf_Data *d;
 	int rc;
 
@@ -681,9 +715,23 @@ static int decode_section(struct ep_image *img, size_t idx, struct ep_error *err
 				    "-byte cap " SEC_FMT,
 				    img->path, want, img->bytes_decoded + want, cap,
 				    SEC_ARGS(img, idx));
+	/*
+	 * A size the stream cannot back is corrupt, not a reason to allocate
+	 * it.  zlib's deflate expands at most 1032:1 (zlib.net/zlib_tech.html).
+	 */
+	if (s->chdr.ch_type == ELFCOMPRESS_ZLIB && want / 1032 > n)
+		return ep_error_set(err, EP_EMALFORMED,
+				    "%s: ch_size %" PRIu64 " bytes cannot come from %zu bytes of "
+				    "zlib stream (deflate expands at most 1032:1) " SEC_FMT,
+				    img->path, want, n, SEC_ARGS(img, idx));
+	if (s->chdr.ch_type == ELFCOMPRESS_ZSTD) {
+		room = zstd_bound(src, n);
+		if (room > want)
+			room = want;
+	}
 	d = calloc(1, sizeof(*d));
 	if (d)
-		d->d_buf = malloc(want ? (size_t)want : 1);
+		d->d_buf = malloc(room ? (size_t)room : 1);
 	if (!d || !d->d_buf) {
 		rc = ep_error_set(err, EP_ENOMEM,
 				  "%s: out of memory for %" PRIu64 " decoded bytes " SEC_FMT,
@@ -693,7 +741,7 @@ static int decode_section(struct ep_image *img, size_t idx, struct ep_error *err
 	if (s->chdr.ch_type == ELFCOMPRESS_ZLIB)
 		rc = inflate_section(img, idx, src, n, d->d_buf, want, err);
 	else
-		rc = unzstd_section(img, idx, src, n, d->d_buf, want, err);
+		rc = unzstd_section(img, idx, src, n, d->d_buf, room, want, err);
 	if (rc)
 		goto fail;
 	d->d_type = contents_type(s->shdr.sh_type);

@@ -130,8 +130,12 @@ void ep_image_close(struct ep_image *img);
  * pass it to gelf_getsym(), gelf_getrela() and the like, which look behind
  * it for libelf's section.  Errors, each naming the section: EP_EMALFORMED
  * a stream that is corrupt or decodes to more or fewer than ch_size bytes,
+ * or a ch_size the stream cannot back (zlib: over 1032:1; zstd: over
+ * ZSTD_decompressBound() or 128 KiB per 3 bytes, RFC 8878's largest block
+ * for its smallest header), checked before ch_size bytes are allocated,
  * EP_ETRUNC a stream that ends early, EP_ENOMEM out of memory or the
- * image's decoded sections would pass the cap.
+ * image's decoded sections would pass the cap.  A compressed .shstrtab is
+ * decoded by ep_image_open(), which reads the section names from it.
  */
 Elf_Data *ep_section_data(struct ep_image *img, size_t idx, struct ep_error *err);
 

@@ -121,6 +121,7 @@ int ep_load_plan_add(struct ep_load_plan *plan, const struct ep_image *img,
 {
 	struct ep_load_file *f, *files;
 	bool *want = NULL;
+	struct stat st;
 	uint64_t base;
 	size_t i;
 	int rc = 0;
@@ -137,6 +138,21 @@ int ep_load_plan_add(struct ep_load_plan *plan, const struct ep_image *img,
 	f->image_size = img->size;
 	f->part_offset = blob->file_offset;
 	f->part_size = blob->file_size;
+	/*
+	 * The identity the measured runs check: the file was opened a moment
+	 * ago (blob->st_dev, st_ino); its size is the whole file's, an
+	 * archive's too.  A file replaced in between keeps the blob's identity
+	 * here and so fails the check later, as it should.
+	 */
+	if (f->path && stat(f->path, &st) != 0) {
+		rc = ep_error_set(err, EP_EIO, "%s: %s", f->path, strerror(errno));
+		goto out;
+	}
+	if (f->path) {
+		f->st_dev = blob->st_ino ? blob->st_dev : (uint64_t)st.st_dev;
+		f->st_ino = blob->st_ino ? blob->st_ino : (uint64_t)st.st_ino;
+		f->st_size = (uint64_t)st.st_size;
+	}
 	/* A member read in place: its sections are at its offset in the archive. */
 	base = blob->compression == EP_COMP_NONE ? blob->file_offset : 0;
 	if (img->shnum)
@@ -235,14 +251,15 @@ void ep_load_plan_free(struct ep_load_plan *plan)
 	memset(plan, 0, sizeof(*plan));
 }
 
-#define PLAN_MAGIC "elfplt-load-plan 1"
+#define PLAN_MAGIC "elfplt-load-plan 2"
 
 /*
  * The encoding, one record a line:
- *   elfplt-load-plan 1 THRESHOLD NFILES
+ *   elfplt-load-plan 2 THRESHOLD NFILES
  *   F COMPRESSION IMAGE_SIZE NRANGES PATHLEN     then PATHLEN bytes of path and "\n"
  *                                               (COMPRESSION: enum ep_compression)
- *   P PART_OFFSET PART_SIZE                     a compressed file only: what to decode
+ *   P PART_OFFSET PART_SIZE                     the image's bytes in path
+ *   I ST_DEV ST_INO ST_SIZE                     path's identity at planning
  *   OFFSET SIZE                                 NRANGES times
  */
 int ep_load_plan_encode(const struct ep_load_plan *plan, char **buf, size_t *len,
@@ -265,8 +282,9 @@ int ep_load_plan_encode(const struct ep_load_plan *plan, char **buf, size_t *len
 			lf->nranges, strlen(lf->path));
 		fputs(lf->path, f);
 		fputc('\n', f);
-		if (lf->compression != EP_COMP_NONE)
-			fprintf(f, "P %" PRIu64 " %" PRIu64 "\n", lf->part_offset, lf->part_size);
+		fprintf(f, "P %" PRIu64 " %" PRIu64 "\n", lf->part_offset, lf->part_size);
+		fprintf(f, "I %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", lf->st_dev, lf->st_ino,
+			lf->st_size);
 		for (j = 0; j < lf->nranges; j++)
 			fprintf(f, "%" PRIu64 " %" PRIu64 "\n", lf->ranges[j].offset,
 				lf->ranges[j].size);
@@ -332,8 +350,9 @@ static int decode_file(struct ep_load_file *f, struct cursor *c)
 	f->compression = (enum ep_compression)compression;
 	f->path = strndup(c->p, pathlen);
 	c->p += pathlen + 1;
-	if (f->compression != EP_COMP_NONE &&
-	    (!take_lit(c, "P ") || !take_u64(c, &f->part_offset) || !take_u64(c, &f->part_size)))
+	if (!take_lit(c, "P ") || !take_u64(c, &f->part_offset) || !take_u64(c, &f->part_size) ||
+	    !take_lit(c, "I ") || !take_u64(c, &f->st_dev) || !take_u64(c, &f->st_ino) ||
+	    !take_u64(c, &f->st_size))
 		return -1;
 	f->ranges = nranges ? calloc(nranges, sizeof(*f->ranges)) : NULL;
 	if (!f->path || (nranges && !f->ranges))
@@ -404,6 +423,7 @@ uint64_t ep_load_checksum(uint64_t sum, const unsigned char *bytes, size_t size)
 struct held_map {
 	void *addr;
 	size_t size;
+	uint64_t st_dev, st_ino; /* the file mapped */
 };
 
 struct ep_load_held {
@@ -432,6 +452,54 @@ static bool grow(void **arr, size_t *cap, size_t n, size_t elem)
 	return true;
 }
 
+int ep_load_file_open(const struct ep_load_file *f, int *fdp, struct ep_error *err)
+{
+	struct stat st;
+	int fd;
+
+	*fdp = -1;
+	/* O_NONBLOCK: a FIFO put in the file's place must not block the open. */
+	fd = open(f->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return ep_error_set(err, EP_EIO, "%s: %s", f->path, strerror(errno));
+	if (fstat(fd, &st) != 0) {
+		int e = errno;
+
+		close(fd);
+		return ep_error_set(err, EP_EIO, "%s: %s", f->path, strerror(e));
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return ep_error_set(err, EP_EIO,
+				    "%s: changed since it was planned: not a regular file now",
+				    f->path);
+	}
+	if ((uint64_t)st.st_dev != f->st_dev || (uint64_t)st.st_ino != f->st_ino) {
+		close(fd);
+		return ep_error_set(err, EP_EIO,
+				    "%s: changed since it was planned: another file now "
+				    "(device and inode differ)",
+				    f->path);
+	}
+	if ((uint64_t)st.st_size != f->st_size) {
+		close(fd);
+		return ep_error_set(err, EP_EIO,
+				    "%s: changed since it was planned: %" PRIu64
+				    " bytes then, %" PRIu64 " now",
+				    f->path, f->st_size, (uint64_t)st.st_size);
+	}
+	*fdp = fd;
+	return 0;
+}
+
+/* The size of fd now, for a message; UINT64_MAX if fstat fails. */
+static uint64_t size_now(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 ? (uint64_t)st.st_size : UINT64_MAX;
+}
+
 /* pread(2) until size bytes arrived; a short file is EP_ETRUNC. */
 static int pread_all(int fd, unsigned char *buf, uint64_t size, uint64_t offset, const char *path,
 		     struct ep_error *err)
@@ -447,10 +515,10 @@ static int pread_all(int fd, unsigned char *buf, uint64_t size, uint64_t offset,
 			return ep_error_set(err, EP_EIO, "%s: read: %s", path, strerror(errno));
 		if (n == 0)
 			return ep_error_set(err, EP_ETRUNC,
-					    "%s: file ends at %" PRIu64
-					    ", inside a section at %" PRIu64 " (%" PRIu64
-					    " bytes): did it change?",
-					    path, offset + done, offset, size);
+					    "%s: changed while being read: %" PRIu64
+					    " bytes now, a section at %" PRIu64 " (%" PRIu64
+					    " bytes) ends at %" PRIu64,
+					    path, size_now(fd), offset, size, offset + size);
 		done += (uint64_t)n;
 	}
 	return 0;
@@ -483,12 +551,27 @@ static int read_range(struct ep_load_held *h, int fd, const char *path,
 	return 0;
 }
 
-static int map_file(struct ep_load_held *h, int fd, const char *path, const unsigned char **map,
-		    uint64_t *map_size, struct ep_error *err)
+/*
+ * Map the file of f (open as fd) whole, or reuse the mapping of the file
+ * before it when that was the same one: an archive's members come in a row,
+ * and a linker that maps its inputs maps an archive once and reads every
+ * member it takes in place there (lld: each input file is one mapped buffer;
+ * gold: File_read views), not once per member.
+ */
+static int map_file(struct ep_load_held *h, int fd, const struct ep_load_file *f,
+		    const unsigned char **map, uint64_t *map_size, struct ep_error *err)
 {
+	const char *path = f->path;
 	struct stat st;
 	void *p;
 
+	if (h->nmaps && h->maps[h->nmaps - 1].st_dev == f->st_dev &&
+	    h->maps[h->nmaps - 1].st_ino == f->st_ino) {
+		/* ep_load_file_open() checked that fd is f's file, of f's size. */
+		*map = h->maps[h->nmaps - 1].addr;
+		*map_size = h->maps[h->nmaps - 1].size;
+		return 0;
+	}
 	if (fstat(fd, &st) != 0)
 		return ep_error_set(err, EP_EIO, "%s: %s", path, strerror(errno));
 	if (!grow((void **)&h->maps, &h->capmaps, h->nmaps, sizeof(*h->maps)))
@@ -499,9 +582,12 @@ static int map_file(struct ep_load_held *h, int fd, const char *path, const unsi
 		return 0;
 	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (p == MAP_FAILED)
-		return ep_error_set(err, EP_EIO, "%s: mmap: %s", path, strerror(errno));
+		return ep_error_set(err, errno == ENOMEM ? EP_ENOMEM : EP_EIO, "%s: mmap: %s", path,
+				    strerror(errno));
 	h->maps[h->nmaps].addr = p;
 	h->maps[h->nmaps].size = (size_t)st.st_size;
+	h->maps[h->nmaps].st_dev = f->st_dev;
+	h->maps[h->nmaps].st_ino = f->st_ino;
 	h->nmaps++;
 	*map = p;
 	return 0;
@@ -528,8 +614,13 @@ static int load_compressed(struct ep_load_held *h, const struct ep_load_file *f,
 	struct ep_blob *b;
 	uint64_t t0;
 	size_t j;
-	int rc;
+	int fd, rc;
 
+	/* The same checks as an uncompressed file, before the decoder opens it. */
+	rc = ep_load_file_open(f, &fd, err);
+	if (rc)
+		return rc;
+	close(fd);
 	if (!grow((void **)&h->blobs, &h->capblobs, h->nblobs, sizeof(*h->blobs)))
 		return ep_error_set(err, EP_ENOMEM, "%s: out of memory", f->path);
 	b = &h->blobs[h->nblobs];
@@ -568,11 +659,11 @@ static int load_file(struct ep_load_held *h, const struct ep_load_file *f, enum 
 		if (mode == EP_LOAD_MMAP ||
 		    (mode == EP_LOAD_HYBRID && f->ranges[j].size >= threshold))
 			need_map = true;
-	fd = open(f->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return ep_error_set(err, EP_EIO, "%s: %s", f->path, strerror(errno));
+	rc = ep_load_file_open(f, &fd, err);
+	if (rc)
+		return rc;
 	if (need_map) {
-		rc = map_file(h, fd, f->path, &map, &map_size, err);
+		rc = map_file(h, fd, f, &map, &map_size, err);
 		if (rc)
 			goto out;
 	}
@@ -602,15 +693,22 @@ int ep_load_run(const struct ep_load_plan *plan, enum ep_load_mode mode, struct 
 	int rc = 0;
 
 	memset(res, 0, sizeof(*res));
+	res->failed_file = SIZE_MAX;
 	h = calloc(1, sizeof(*h));
 	*held = h;
 	if (!h)
 		return ep_error_set(err, EP_ENOMEM, "load: out of memory");
 	if (mode == EP_LOAD_NONE)
 		return 0;
-	for (i = 0; !rc && i < plan->nfiles; i++)
+	for (i = 0; i < plan->nfiles; i++) {
 		rc = load_file(h, &plan->files[i], mode, plan->threshold, res, err);
-	return rc;
+		/* Memory running out is no fault of the file it ran out on. */
+		if (rc) {
+			res->failed_file = err && err->code == EP_ENOMEM ? SIZE_MAX : i;
+			return rc;
+		}
+	}
+	return 0;
 }
 
 void ep_load_release(struct ep_load_held *h)
@@ -631,13 +729,14 @@ void ep_load_release(struct ep_load_held *h)
 	free(h);
 }
 
-int ep_load_prime(const struct ep_load_plan *plan, struct ep_error *err)
+int ep_load_prime(const struct ep_load_plan *plan, size_t *failed, struct ep_error *err)
 {
 	const struct ep_load_file *smallest[EP_COMP_GZIP + 1] = { NULL };
 	struct ep_blob b;
 	size_t i;
-	int c, rc;
+	int c, fd, rc;
 
+	*failed = SIZE_MAX;
 	for (i = 0; i < plan->nfiles; i++) {
 		const struct ep_load_file *f = &plan->files[i];
 
@@ -651,6 +750,11 @@ int ep_load_prime(const struct ep_load_plan *plan, struct ep_error *err)
 	for (c = EP_COMP_NONE + 1; c <= EP_COMP_GZIP; c++) {
 		if (!smallest[c])
 			continue;
+		*failed = (size_t)(smallest[c] - plan->files);
+		rc = ep_load_file_open(smallest[c], &fd, err);
+		if (rc)
+			return rc;
+		close(fd);
 		rc = ep_blob_open_part(&b, smallest[c]->path, smallest[c]->path,
 				       smallest[c]->part_offset, smallest[c]->part_size, false,
 				       err);
@@ -658,6 +762,7 @@ int ep_load_prime(const struct ep_load_plan *plan, struct ep_error *err)
 			return rc;
 		ep_blob_close(&b);
 	}
+	*failed = SIZE_MAX;
 	return 0;
 }
 
@@ -791,9 +896,10 @@ uint64_t ep_monotonic_res_ns(void)
 
 /* --- the page cache ------------------------------------------------------- */
 
-int ep_cache_resident(const char *path, uint64_t *resident_pages, uint64_t *total_pages,
+int ep_cache_resident(const struct ep_load_file *f, uint64_t *resident_pages, uint64_t *total_pages,
 		      struct ep_error *err)
 {
+	const char *path = f->path;
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), npages, i;
 	unsigned char *vec = NULL;
 	struct stat st;
@@ -802,9 +908,9 @@ int ep_cache_resident(const char *path, uint64_t *resident_pages, uint64_t *tota
 
 	*resident_pages = 0;
 	*total_pages = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return ep_error_set(err, EP_EIO, "%s: %s", path, strerror(errno));
+	rc = ep_load_file_open(f, &fd, err);
+	if (rc)
+		return rc;
 	if (fstat(fd, &st) != 0) {
 		rc = ep_error_set(err, EP_EIO, "%s: %s", path, strerror(errno));
 		goto out;
@@ -833,20 +939,20 @@ out:
 	return rc;
 }
 
-int ep_cache_drop(const char *path, uint64_t *resident_pages, uint64_t *total_pages,
+int ep_cache_drop(const struct ep_load_file *f, uint64_t *resident_pages, uint64_t *total_pages,
 		  struct ep_error *err)
 {
-	int fd, e;
+	int fd, e, rc;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return ep_error_set(err, EP_EIO, "%s: %s", path, strerror(errno));
+	rc = ep_load_file_open(f, &fd, err);
+	if (rc)
+		return rc;
 	/* Clean pages only; a read-only descriptor cannot start writeback anyway. */
 	e = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 	close(fd);
 	if (e)
-		return ep_error_set(err, EP_EIO, "%s: posix_fadvise: %s", path, strerror(e));
-	return ep_cache_resident(path, resident_pages, total_pages, err);
+		return ep_error_set(err, EP_EIO, "%s: posix_fadvise: %s", f->path, strerror(e));
+	return ep_cache_resident(f, resident_pages, total_pages, err);
 }
 
 /* --- statistics ----------------------------------------------------------- */

@@ -73,7 +73,14 @@ struct ep_load_file {
 	uint64_t image_size;		 /* bytes of the ELF image (decoded size if compressed) */
 	struct ep_load_range *ranges;
 	size_t nranges;
-	uint64_t part_offset, part_size; /* compressed: the bytes of path to decode */
+	uint64_t part_offset, part_size; /* the image's bytes in path: what a compressed
+					  * file decodes; an archive member's extent (ar_size) */
+	/*
+	 * path's identity when the plan was made (stat(2)): the measured
+	 * process refuses a file that is no longer this one (replaced,
+	 * truncated, grown) rather than measure something else.
+	 */
+	uint64_t st_dev, st_ino, st_size;
 };
 
 /* What to load: files in order, and the hybrid threshold. */
@@ -155,6 +162,8 @@ struct ep_load_result {
 	uint64_t copy_ns;	   /* time inside pread(2) of copied sections and inside
 				      decoding compressed files: CLOCK_MONOTONIC, ns */
 	uint64_t checksum;	   /* ep_load_checksum() over every section, in plan order */
+	size_t failed_file;	   /* on an error, the index in the plan of the file that
+				      failed; SIZE_MAX when no file is to blame */
 };
 
 /* The buffers and mappings a load holds until ep_load_release(). */
@@ -165,7 +174,9 @@ struct ep_load_held;
  *   EP_LOAD_READ    each section malloc'd and filled with pread(2) from the
  *                   file (never copied out of a mapping);
  *   EP_LOAD_MMAP    each file mapped whole, PROT_READ, MAP_PRIVATE, and the
- *                   sections read in place;
+ *                   sections read in place; an archive's members, which
+ *                   come in a row, share one mapping of the archive (as in
+ *                   lld, which maps each input file once);
  *   EP_LOAD_HYBRID  sections of at least plan->threshold bytes as in mmap,
  *                   the others as in read (the file is mapped only if it
  *                   has such a section);
@@ -176,12 +187,23 @@ struct ep_load_held;
  * decoding), so bytes_copied / copy_ns is a copy throughput that neither
  * the mapped sections nor the checksum dilute.  Everything stays held
  * (so the caller can measure the resident set) until ep_load_release(*held).
- * Returns 0, or EP_EIO / EP_ETRUNC (the file changed since the plan was made:
- * a section now ends past its end) / EP_ENOMEM / a decoding error, naming
- * the file; what was loaded so far is still in *held.
+ * Each file is opened by ep_load_file_open().  Returns 0, or EP_EIO /
+ * EP_ETRUNC (the file changed since the plan was made) / EP_ENOMEM / a
+ * decoding error, naming the file, with res->failed_file its index in the
+ * plan (SIZE_MAX for EP_ENOMEM, mmap's ENOMEM included: the file is not to
+ * blame); what was loaded so far is still in *held.
  */
 int ep_load_run(const struct ep_load_plan *plan, enum ep_load_mode mode, struct ep_load_result *res,
 		struct ep_load_held **held, struct ep_error *err);
+
+/*
+ * Open f->path to load it: O_RDONLY | O_NONBLOCK | O_CLOEXEC (a FIFO put in
+ * its place cannot block the open), then fstat(2) it.  Returns 0 with *fd
+ * open, or EP_EIO naming the file when it cannot be opened, is not a
+ * regular file, or is not the file planned: st_dev, st_ino or st_size differ
+ * from f's ("changed since it was planned: ...").
+ */
+int ep_load_file_open(const struct ep_load_file *f, int *fd, struct ep_error *err);
 
 /* Free and unmap what ep_load_run() held; held may be NULL. */
 void ep_load_release(struct ep_load_held *held);
@@ -194,9 +216,10 @@ void ep_load_release(struct ep_load_held *held);
  * some hundreds of KiB of file-backed and anonymous memory that any loader
  * pays once whatever its mode; primed, it is part of the starting point and
  * not of the figures.  The primed files are read once (under a cold cache
- * they are warm afterwards).  Returns 0, or the error of ep_blob_open().
+ * they are warm afterwards).  Returns 0, or the error of ep_load_file_open()
+ * or ep_blob_open_part() with *failed the index in the plan of that file.
  */
-int ep_load_prime(const struct ep_load_plan *plan, struct ep_error *err);
+int ep_load_prime(const struct ep_load_plan *plan, size_t *failed, struct ep_error *err);
 
 /* What the kernel says this process cost so far. */
 struct ep_proc_usage {
@@ -267,21 +290,23 @@ uint64_t ep_monotonic_ns(void);
 uint64_t ep_monotonic_res_ns(void);
 
 /*
- * Cold cache: ask the kernel to drop path's pages from the page cache with
+ * Cold cache: ask the kernel to drop f->path's pages from the page cache with
  * posix_fadvise(POSIX_FADV_DONTNEED) on the whole file, then map it and ask
  * mincore(2) how many of its pages are still resident.  The kernel keeps
  * pages that are dirty, locked or mapped by some process, so *resident_pages
  * may stay above 0.  *total_pages counts the file's pages.
- * Returns 0, or EP_EIO naming the file.  Nothing is written to the file.
+ * The file is opened by ep_load_file_open(): a FIFO or a changed file is
+ * refused.  Returns 0, or EP_EIO naming the file.  Nothing is written to it.
  */
-int ep_cache_drop(const char *path, uint64_t *resident_pages, uint64_t *total_pages,
+int ep_cache_drop(const struct ep_load_file *f, uint64_t *resident_pages, uint64_t *total_pages,
 		  struct ep_error *err);
 
 /*
- * mincore(2) only: *resident_pages of *total_pages of path are in the page
- * cache.  Returns 0, or EP_EIO naming the file.
+ * mincore(2) only: *resident_pages of *total_pages of f->path are in the
+ * page cache.  Opened as by ep_cache_drop().  Returns 0, or EP_EIO naming
+ * the file.
  */
-int ep_cache_resident(const char *path, uint64_t *resident_pages, uint64_t *total_pages,
+int ep_cache_resident(const struct ep_load_file *f, uint64_t *resident_pages, uint64_t *total_pages,
 		      struct ep_error *err);
 
 /* Median (mean of the middle two when n is even), minimum and maximum. */

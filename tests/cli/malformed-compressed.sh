@@ -100,6 +100,12 @@ mk zstd-chsize-more.o
 put "$T/zstd-chsize-more.o" $((soff + 8)) 8 984
 mk zstd-chsize-less.o
 put "$T/zstd-chsize-less.o" $((soff + 8)) 8 936
+# ch_size 24 << 36 (1.5 TiB), for a --max-size above it: never allocated
+# on the header's word, only as far as the stream can back it.
+mk zstd-claim.o
+put "$T/zstd-claim.o" $((soff + 8)) 8 $((24 << 36))
+mk zlib-claim.o
+put "$T/zlib-claim.o" $((zoff + 8)) 8 $((24 << 36))
 # A corrupt stream in a section no command reads: not an error at all.
 mk debug-corrupt.o
 put "$T/debug-corrupt.o" $((doff + 24)) 2 0
@@ -165,6 +171,21 @@ expect zstd-chsize-more.o read malformed "zstd stream decodes to 960 bytes, not 
 expect zstd-chsize-less.o read malformed "zstd stream decodes to more than ch_size 936 bytes $R4"
 # A corrupt stream in a section no command reads is no error at all.
 expect debug-corrupt.o none - -
+
+# A claimed size beyond what the stream can hold, with the cap above it: the
+# file is corrupt (it was malloc(ch_size) up front: "out of memory", or an
+# ASan allocation-size-too-big under tests/sanitized.sh).  zstd: the stream
+# decodes to its 40 Elf64_Rela (gen-compressed.c), 960 bytes; zlib: 1032:1.
+for c in zstd zlib; do
+	"$ELFPLT" stats --max-size=2048G "$T/$c-claim.o" >/dev/null 2>"$T/err"
+	check "$c-claim.o --max-size=2048G: exit status" 1 "$?"
+	case $c in
+	zstd) msg="zstd stream decodes to 960 bytes, not ch_size $((24 << 36)) $R4" ;;
+	zlib) msg="ch_size $((24 << 36)) bytes cannot come from $((zsize - 24)) bytes of zlib\
+ stream (deflate expands at most 1032:1) $R2" ;;
+	esac
+	check "$c-claim.o --max-size=2048G: stderr" "elfplt: $T/$c-claim.o: $msg" "$(cat "$T/err")"
+done
 
 # The good files beside a bad one are counted in full (gen-compressed.c:
 # 300 + 40 relocations each).

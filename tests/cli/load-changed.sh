@@ -1,0 +1,133 @@
+#!/bin/sh
+# elfplt load: an input replaced or changed between planning and the measured
+# runs.  The measured child must never block on a FIFO put in its place, must
+# refuse a file that is not the one planned (st_dev, st_ino, st_size), and the
+# parent must say so in one line, leave that file out and report the others.
+. "$top_srcdir/tests/lib.sh"
+need YAML2OBJ JQ
+obj=$(fixture load-relocs)
+
+# plan FILE DEV INO SIZE: a one-file plan (the encoding documented at
+# ep_load_plan_encode in lib/load.c) loading bytes 0..64 of FILE, planned
+# with identity DEV INO SIZE.
+plan() {
+	printf 'elfplt-load-plan 2 16384 1\nF 0 64 1 %d\n%s\nP 0 64\nI %s %s %s\n0 64\n' \
+		"${#1}" "$1" "$2" "$3" "$4"
+}
+
+# child MODE NAME < PLAN: run the measured child under a timeout (124: it hung).
+child() {
+	timeout 30 "$ELFPLT" __load-child --mode="$1" > "$T/$2.json" 2> "$T/$2.err"
+}
+
+# A FIFO where the plan expects a file: refused at once, not opened for ever.
+mkfifo "$T/fifo" || skip "mkfifo failed"
+plan "$T/fifo" $(stat -c '%d %i' "$T/fifo") 0 > "$T/fifo.plan"
+child read fifo < "$T/fifo.plan"
+check "FIFO: child exit status (124 = hung)" 1 "$?"
+check "FIFO: failed_file" 0 "$(jqr "$T/fifo.json" .failed_file)"
+check "FIFO: error" "$T/fifo: changed since it was planned: not a regular file now" \
+	"$(jqr "$T/fifo.json" .error)"
+check "FIFO: nothing on stderr (the parent says it)" "" "$(cat "$T/fifo.err")"
+
+# The size planned is one more than the file's (stat -c %s).
+size=$(stat -c %s "$obj")
+plan "$obj" $(stat -c '%d %i' "$obj") $((size + 1)) > "$T/size.plan"
+child mmap size < "$T/size.plan"
+check "size: exit status" 1 "$?"
+check "size: error" "$obj: changed since it was planned: $((size + 1)) bytes then, $size now" \
+	"$(jqr "$T/size.json" .error)"
+
+# Another inode than the one planned (stat's inode plus one).
+set -- $(stat -c '%d %i' "$obj")
+plan "$obj" "$1" $(($2 + 1)) "$size" > "$T/ino.plan"
+child hybrid ino < "$T/ino.plan"
+check "inode: exit status" 1 "$?"
+check "inode: error" \
+	"$obj: changed since it was planned: another file now (device and inode differ)" \
+	"$(jqr "$T/ino.json" .error)"
+
+# The plan as it was: loads.
+plan "$obj" "$1" "$2" "$size" > "$T/same.plan"
+child read same < "$T/same.plan"
+check "unchanged: exit status" 0 "$?"
+check "unchanged: bytes_loaded" 64 "$(jqr "$T/same.json" .bytes_loaded)"
+
+# The whole command: five copies, one of them changed once the measured runs
+# have begun (a __load-child is running).  Planning may or may not have seen
+# the change first; either way the answer is the same.
+# wait_measured PID NAME: wait until timeout PID's elfplt load runs a measured
+# child (its grandchild), at most 30 s.
+wait_measured() {
+	tries=0
+	until lp=$(pgrep -P "$1") && pgrep -P "$lp" -f -- "__load-child" > /dev/null; do
+		tries=$((tries + 1))
+		[ "$tries" -lt 600 ] || {
+			fail "$2: no measured child seen"
+			break
+		}
+		sleep 0.05
+	done
+}
+
+# measured NAME CHANGE [OPTIONS]: run load in the background, wait for its first
+# measured child, run CHANGE, wait for load.
+measured() {
+	n=$1
+	change=$2
+	shift 2
+	rm -rf "$T/lr"
+	mkdir "$T/lr"
+	for i in 1 2 3 4 5; do cp "$obj" "$T/lr/m$i"; done
+	timeout 120 "$ELFPLT" load -q -j 1 --sections=alloc --repeat 300 --json "$@" "$T/lr" \
+		> "$T/$n.json" 2> "$T/$n.err" &
+	pid=$!
+	wait_measured "$pid" "$n"
+	eval "$change"
+	wait "$pid"
+	rc=$?
+	check "$n: exit status (124 = hung)" 1 "$rc"
+	check "$n: stderr lines" 1 "$(wc -l < "$T/$n.err")"
+	# The four others: .data and .text of each, 24 bytes (readelf -SW: 0x10 + 0x8).
+	check "$n: files measured" 4 "$(jqr "$T/$n.json" .inputs.files)"
+	check "$n: files_failed" 1 "$(jqr "$T/$n.json" .inputs.files_failed)"
+	check "$n: bytes" 96 "$(jqr "$T/$n.json" .inputs.bytes)"
+	check "$n: m1's entry is an error" true \
+		"$(jqr "$T/$n.json" '[.files[] | select(.path | endswith("/m1")) | has("error")] == [true]')"
+}
+
+measured shrink 'truncate -s 10 "$T/lr/m1"'
+# The size then: stat -c %s of the fixture; now: truncate's 10.
+grep -q "lr/m1: changed since it was planned: $size bytes then, 10 now" "$T/shrink.err" ||
+	fail "shrink: stderr: $(cat "$T/shrink.err")"
+# --cold drops each input from the page cache in the parent: a FIFO there too
+# (renamed into place, so m1 is never missing).
+measured fifo-cold 'mkfifo "$T/lr/new" && mv "$T/lr/new" "$T/lr/m1"' --cold
+grep -q "lr/m1: changed since it was planned: not a regular file now" "$T/fifo-cold.err" ||
+	fail "fifo-cold: stderr: $(cat "$T/fifo-cold.err")"
+
+# An archive that changes: all its members fail with it, in one line and one
+# restart (not one per member), and the file beside it is still measured.
+if ! command -v ar > /dev/null; then
+	echo "note: ar not found (binutils): the archive case is not run"
+	done_testing
+fi
+mkdir "$T/ar"
+for i in 1 2 3 4 5 6 7 8 9 10; do cp "$obj" "$T/ar/m$i.o"; done
+(cd "$T/ar" && ar rc "$T/lib.a" m*.o) || fail "ar rc"
+asize=$(stat -c %s "$T/lib.a")
+timeout 120 "$ELFPLT" load -q -j 1 --sections=alloc --repeat 300 --json "$T/lib.a" "$obj" \
+	> "$T/ar.json" 2> "$T/ar.err" &
+pid=$!
+wait_measured $pid archive
+# 8 bytes: the archive magic "!<arch>\n" alone.
+truncate -s 8 "$T/lib.a"
+wait $pid
+check "archive: exit status" 1 "$?"
+check "archive: stderr" \
+	"elfplt: $T/lib.a: changed since it was planned: $asize bytes then, 8 now" "$(cat "$T/ar.err")"
+# ar t: ten members, all failed; the fixture beside it measured, 24 bytes as above.
+check "archive: files_failed" 10 "$(jqr "$T/ar.json" .inputs.files_failed)"
+check "archive: files measured" 1 "$(jqr "$T/ar.json" .inputs.files)"
+check "archive: bytes" 24 "$(jqr "$T/ar.json" .inputs.bytes)"
+done_testing
