@@ -54,38 +54,97 @@ check "unchanged: exit status" 0 "$?"
 check "unchanged: bytes_loaded" 64 "$(jqr "$T/same.json" .bytes_loaded)"
 
 # The whole command: five copies, one of them changed once the measured runs
-# have begun (a __load-child is running).  Planning may or may not have seen
-# the change first; either way the answer is the same.
-# wait_measured PID NAME: wait until timeout PID's elfplt load runs a measured
-# child (its grandchild), at most 30 s.
-wait_measured() {
-	tries=0
-	until lp=$(pgrep -P "$1") && pgrep -P "$lp" -f -- "__load-child" > /dev/null; do
-		tries=$((tries + 1))
-		[ "$tries" -lt 600 ] || {
-			fail "$2: no measured child seen"
-			break
-		}
-		sleep 0.05
-	done
+# have begun.  The change is made at a fixed point, not raced against the
+# run: a preloaded shared object, built here, makes it in the first measured
+# child (a process whose argv has "__load-child") that opens the file named
+# by ELFPLT_TEST_CHANGE_PATH, once, before that open goes on: "truncate:N"
+# cuts the file to N bytes, "fifo" renames a FIFO into its place.  Skipped
+# without a C compiler, and in a sanitized build (ASan refuses LD_PRELOAD).
+[ -n "${CC:-}" ] || { echo "note: no C compiler (CC): the whole-command cases are not run"; done_testing; }
+if [ "${ELFPLT_SANITIZED:-no}" != no ]; then
+	echo "note: a sanitized build (ASan refuses LD_PRELOAD): the whole-command cases are not run"
+	done_testing
+fi
+cat >"$T/change.c" <<'C'
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static int measured_child;
+
+__attribute__((constructor)) static void note_child(void)
+{
+	char buf[4096];
+	ssize_t n, i;
+	int fd = (int)syscall(SYS_openat, AT_FDCWD, "/proc/self/cmdline", O_RDONLY);
+
+	if (fd < 0)
+		return;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	for (i = 0; n > 0 && i < n; i += (ssize_t)strlen(buf + i) + 1)
+		if (strcmp(buf + i, "__load-child") == 0)
+			measured_child = 1;
 }
 
-# measured NAME CHANGE [OPTIONS]: run load in the background, wait for its first
-# measured child, run CHANGE, wait for load.
+static void change(const char *path)
+{
+	const char *how = getenv("ELFPLT_TEST_CHANGE");
+	char mark[4096], tmp[4096];
+	int fd;
+
+	snprintf(mark, sizeof(mark), "%s.changed", path);
+	fd = (int)syscall(SYS_openat, AT_FDCWD, mark, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	if (fd < 0)
+		return; /* made before */
+	close(fd);
+	if (how && strncmp(how, "truncate:", 9) == 0) {
+		truncate(path, atol(how + 9));
+	} else if (how && strcmp(how, "fifo") == 0) {
+		snprintf(tmp, sizeof(tmp), "%s.fifo", path);
+		if (mkfifo(tmp, 0600) == 0)
+			rename(tmp, path);
+	}
+}
+
+int open(const char *path, int flags, ...)
+{
+	const char *target = getenv("ELFPLT_TEST_CHANGE_PATH");
+	va_list ap;
+	int mode;
+
+	va_start(ap, flags);
+	mode = flags & (O_CREAT | O_TMPFILE) ? va_arg(ap, int) : 0;
+	va_end(ap);
+	if (measured_child && target && strcmp(path, target) == 0)
+		change(path);
+	return (int)syscall(SYS_openat, AT_FDCWD, path, flags, mode);
+}
+
+int open64(const char *path, int flags, ...) __attribute__((alias("open")));
+C
+$CC -shared -fPIC -o "$T/change.so" "$T/change.c" || skip "$CC cannot build a shared object"
+
+# measured NAME HOW [OPTIONS]: load five copies, m1 changed as HOW says
+# (ELFPLT_TEST_CHANGE) when the first measured child opens it.
 measured() {
 	n=$1
-	change=$2
+	how=$2
 	shift 2
 	rm -rf "$T/lr"
 	mkdir "$T/lr"
 	for i in 1 2 3 4 5; do cp "$obj" "$T/lr/m$i"; done
-	timeout 120 "$ELFPLT" load -q -j 1 --sections=alloc --repeat 300 --json "$@" "$T/lr" \
-		> "$T/$n.json" 2> "$T/$n.err" &
-	pid=$!
-	wait_measured "$pid" "$n"
-	eval "$change"
-	wait "$pid"
-	rc=$?
+	rc=0
+	LD_PRELOAD=$T/change.so ELFPLT_TEST_CHANGE_PATH=$T/lr/m1 ELFPLT_TEST_CHANGE=$how \
+		timeout 120 "$ELFPLT" load -q -j 1 --sections=alloc --repeat 3 --json "$@" "$T/lr" \
+		> "$T/$n.json" 2> "$T/$n.err" || rc=$?
+	check "$n: the change was made" yes "$([ -e "$T/lr/m1.changed" ] && echo yes)"
 	check "$n: exit status (124 = hung)" 1 "$rc"
 	check "$n: stderr lines" 1 "$(wc -l < "$T/$n.err")"
 	# The four others: .data and .text of each, 24 bytes (readelf -SW: 0x10 + 0x8).
@@ -96,15 +155,15 @@ measured() {
 		"$(jqr "$T/$n.json" '[.files[] | select(.path | endswith("/m1")) | has("error")] == [true]')"
 }
 
-measured shrink 'truncate -s 10 "$T/lr/m1"'
+measured shrink truncate:10
 # The size then: stat -c %s of the fixture; now: truncate's 10.
-grep -q "lr/m1: changed since it was planned: $size bytes then, 10 now" "$T/shrink.err" ||
-	fail "shrink: stderr: $(cat "$T/shrink.err")"
-# --cold drops each input from the page cache in the parent: a FIFO there too
-# (renamed into place, so m1 is never missing).
-measured fifo-cold 'mkfifo "$T/lr/new" && mv "$T/lr/new" "$T/lr/m1"' --cold
-grep -q "lr/m1: changed since it was planned: not a regular file now" "$T/fifo-cold.err" ||
-	fail "fifo-cold: stderr: $(cat "$T/fifo-cold.err")"
+check "shrink: stderr" "elfplt: $T/lr/m1: changed since it was planned: $size bytes then, 10 now" \
+	"$(cat "$T/shrink.err")"
+# --cold drops each input from the page cache in the parent: the FIFO met
+# there too (renamed into place, so m1 is never missing).
+measured fifo-cold fifo --cold
+check "fifo-cold: stderr" "elfplt: $T/lr/m1: changed since it was planned: not a regular file now" \
+	"$(cat "$T/fifo-cold.err")"
 
 # An archive that changes: all its members fail with it, in one line and one
 # restart (not one per member), and the file beside it is still measured.
@@ -116,14 +175,13 @@ mkdir "$T/ar"
 for i in 1 2 3 4 5 6 7 8 9 10; do cp "$obj" "$T/ar/m$i.o"; done
 (cd "$T/ar" && ar rc "$T/lib.a" m*.o) || fail "ar rc"
 asize=$(stat -c %s "$T/lib.a")
-timeout 120 "$ELFPLT" load -q -j 1 --sections=alloc --repeat 300 --json "$T/lib.a" "$obj" \
-	> "$T/ar.json" 2> "$T/ar.err" &
-pid=$!
-wait_measured $pid archive
 # 8 bytes: the archive magic "!<arch>\n" alone.
-truncate -s 8 "$T/lib.a"
-wait $pid
-check "archive: exit status" 1 "$?"
+rc=0
+LD_PRELOAD=$T/change.so ELFPLT_TEST_CHANGE_PATH=$T/lib.a ELFPLT_TEST_CHANGE=truncate:8 \
+	timeout 120 "$ELFPLT" load -q -j 1 --sections=alloc --repeat 3 --json "$T/lib.a" "$obj" \
+	> "$T/ar.json" 2> "$T/ar.err" || rc=$?
+check "archive: the change was made" yes "$([ -e "$T/lib.a.changed" ] && echo yes)"
+check "archive: exit status" 1 "$rc"
 check "archive: stderr" \
 	"elfplt: $T/lib.a: changed since it was planned: $asize bytes then, 8 now" "$(cat "$T/ar.err")"
 # ar t: ten members, all failed; the fixture beside it measured, 24 bytes as above.
