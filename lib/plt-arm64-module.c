@@ -627,7 +627,8 @@ out:
 
 /*
  * Copy the value of .modinfo's "vermagic=" entry into buf (NUL-terminated,
- * cut to fit), or leave buf "" when there is none.  .modinfo is a run of
+ * cut to fit, bytes that are not clean UTF-8 text made '?': ep_text_clean()),
+ * or leave buf "" when there is none.  .modinfo is a run of
  * NUL-terminated "key=value" strings (modpost, MODULE_INFO()).
  */
 static int read_vermagic(struct ep_image *img, char *buf, size_t size, struct ep_error *err)
@@ -654,6 +655,7 @@ static int read_vermagic(struct ep_image *img, char *buf, size_t size, struct ep
 				n = size - 1;
 			memcpy(buf, p + off + sizeof(key) - 1, n);
 			buf[n] = '\0';
+			ep_text_clean(buf); /* for one-line text and a valid JSON string */
 			return 0;
 		}
 		off += len + 1;

@@ -198,7 +198,7 @@ struct ep_plt_result {
 	bool has_init_tramp;	     /* .init.text.ftrace_trampoline present and sized (v6.5+) */
 	uint64_t init_tramp_bytes;   /* its sh_size as the loader sets it */
 	struct ep_arm64_rules rules; /* arm64-module: the loader modelled */
-	char vermagic[128]; /* arm64-module: .modinfo's vermagic= value ("" none; cut at 127) */
+	char vermagic[256]; /* arm64-module: .modinfo's vermagic= value ("" none; cut at 255) */
 	uint64_t sorted_full, sorted_partitioned; /* sums over secs */
 	size_t sort_sections;		  /* sections the loader considers (exec-target RELA) */
 	size_t sort_skipped;		  /* of those, sections with nents 0: no sort at all */

@@ -141,4 +141,17 @@ check "6.6.2" "true 12 12 init" "$(edge 6.6.2)"
 check "6.6.3" "false 12 12 init" "$(edge 6.6.3)"
 check "6.7" "false 12 12 init" "$(edge 6.7)"
 
+# A vermagic that is not UTF-8 (the space before "SMP", 0x20, made 0xff):
+# the kernel object is still in the JSON, with the byte shown as "?" as in
+# every other string (lib/error.h ep_text_clean()), and still read: 6.12.
+sed 's/2d61726d363420534d50/2d61726d3634ff534d50/' \
+	"$top_srcdir/tests/fixtures/plt-arm64-v612.yaml" >"$T/ff.yaml"
+"$YAML2OBJ" "$T/ff.yaml" -o "$T/ff.ko" || fail "yaml2obj ff.yaml"
+rc=0
+"$ELFPLT" plt --json "$T/ff.ko" >"$T/ff.json" 2>"$T/ff.err" || rc=$?
+check "non-UTF-8 vermagic: exit status" 0 "$rc"
+check "non-UTF-8 vermagic: kernel.vermagic" \
+	"6.12.117+deb12-arm64?SMP mod_unload modversions aarch64" \
+	"$(jqr "$T/ff.json" '.files[0].kernel.vermagic')"
+check "non-UTF-8 vermagic: kernel.version" 6.12.117 "$(jqr "$T/ff.json" '.files[0].kernel.version')"
 done_testing
