@@ -152,6 +152,8 @@ int ep_load_plan_add(struct ep_load_plan *plan, const struct ep_image *img,
 		f->st_dev = blob->st_ino ? blob->st_dev : (uint64_t)st.st_dev;
 		f->st_ino = blob->st_ino ? blob->st_ino : (uint64_t)st.st_ino;
 		f->st_size = (uint64_t)st.st_size;
+		f->mtime_s = (uint64_t)st.st_mtim.tv_sec;
+		f->mtime_ns = (uint64_t)st.st_mtim.tv_nsec;
 	}
 	/* A member read in place: its sections are at its offset in the archive. */
 	base = blob->compression == EP_COMP_NONE ? blob->file_offset : 0;
@@ -251,15 +253,15 @@ void ep_load_plan_free(struct ep_load_plan *plan)
 	memset(plan, 0, sizeof(*plan));
 }
 
-#define PLAN_MAGIC "elfplt-load-plan 2"
+#define PLAN_MAGIC "elfplt-load-plan 3"
 
 /*
  * The encoding, one record a line:
- *   elfplt-load-plan 2 THRESHOLD NFILES
+ *   elfplt-load-plan 3 THRESHOLD NFILES
  *   F COMPRESSION IMAGE_SIZE NRANGES PATHLEN     then PATHLEN bytes of path and "\n"
  *                                               (COMPRESSION: enum ep_compression)
  *   P PART_OFFSET PART_SIZE                     the image's bytes in path
- *   I ST_DEV ST_INO ST_SIZE                     path's identity at planning
+ *   I ST_DEV ST_INO ST_SIZE MTIME_S MTIME_NS     path's identity at planning
  *   OFFSET SIZE                                 NRANGES times
  */
 int ep_load_plan_encode(const struct ep_load_plan *plan, char **buf, size_t *len,
@@ -283,8 +285,8 @@ int ep_load_plan_encode(const struct ep_load_plan *plan, char **buf, size_t *len
 		fputs(lf->path, f);
 		fputc('\n', f);
 		fprintf(f, "P %" PRIu64 " %" PRIu64 "\n", lf->part_offset, lf->part_size);
-		fprintf(f, "I %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", lf->st_dev, lf->st_ino,
-			lf->st_size);
+		fprintf(f, "I %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+			lf->st_dev, lf->st_ino, lf->st_size, lf->mtime_s, lf->mtime_ns);
 		for (j = 0; j < lf->nranges; j++)
 			fprintf(f, "%" PRIu64 " %" PRIu64 "\n", lf->ranges[j].offset,
 				lf->ranges[j].size);
@@ -352,7 +354,7 @@ static int decode_file(struct ep_load_file *f, struct cursor *c)
 	c->p += pathlen + 1;
 	if (!take_lit(c, "P ") || !take_u64(c, &f->part_offset) || !take_u64(c, &f->part_size) ||
 	    !take_lit(c, "I ") || !take_u64(c, &f->st_dev) || !take_u64(c, &f->st_ino) ||
-	    !take_u64(c, &f->st_size))
+	    !take_u64(c, &f->st_size) || !take_u64(c, &f->mtime_s) || !take_u64(c, &f->mtime_ns))
 		return -1;
 	f->ranges = nranges ? calloc(nranges, sizeof(*f->ranges)) : NULL;
 	if (!f->path || (nranges && !f->ranges))
@@ -487,6 +489,13 @@ int ep_load_file_open(const struct ep_load_file *f, int *fdp, struct ep_error *e
 				    "%s: changed since it was planned: %" PRIu64
 				    " bytes then, %" PRIu64 " now",
 				    f->path, f->st_size, (uint64_t)st.st_size);
+	}
+	if ((uint64_t)st.st_mtim.tv_sec != f->mtime_s || (uint64_t)st.st_mtim.tv_nsec != f->mtime_ns) {
+		close(fd);
+		return ep_error_set(err, EP_EIO,
+				    "%s: changed since it was planned: rewritten in place "
+				    "(same size, another st_mtime)",
+				    f->path);
 	}
 	*fdp = fd;
 	return 0;

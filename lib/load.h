@@ -78,9 +78,11 @@ struct ep_load_file {
 	/*
 	 * path's identity when the plan was made (stat(2)): the measured
 	 * process refuses a file that is no longer this one (replaced,
-	 * truncated, grown) rather than measure something else.
+	 * truncated, grown, or rewritten in place: st_mtim, seconds and ns)
+	 * rather than measure something else.
 	 */
 	uint64_t st_dev, st_ino, st_size;
+	uint64_t mtime_s, mtime_ns;
 };
 
 /* What to load: files in order, and the hybrid threshold. */
@@ -200,8 +202,8 @@ int ep_load_run(const struct ep_load_plan *plan, enum ep_load_mode mode, struct 
  * Open f->path to load it: O_RDONLY | O_NONBLOCK | O_CLOEXEC (a FIFO put in
  * its place cannot block the open), then fstat(2) it.  Returns 0 with *fd
  * open, or EP_EIO naming the file when it cannot be opened, is not a
- * regular file, or is not the file planned: st_dev, st_ino or st_size differ
- * from f's ("changed since it was planned: ...").
+ * regular file, or is not the file planned: st_dev, st_ino, st_size or
+ * st_mtim differ from f's ("changed since it was planned: ...").
  */
 int ep_load_file_open(const struct ep_load_file *f, int *fd, struct ep_error *err);
 

@@ -9,10 +9,10 @@ obj=$(fixture load-relocs)
 
 # plan FILE DEV INO SIZE: a one-file plan (the encoding documented at
 # ep_load_plan_encode in lib/load.c) loading bytes 0..64 of FILE, planned
-# with identity DEV INO SIZE.
+# with identity DEV INO SIZE and FILE's st_mtim now (date -r: s and ns).
 plan() {
-	printf 'elfplt-load-plan 2 16384 1\nF 0 64 1 %d\n%s\nP 0 64\nI %s %s %s\n0 64\n' \
-		"${#1}" "$1" "$2" "$3" "$4"
+	printf 'elfplt-load-plan 3 16384 1\nF 0 64 1 %d\n%s\nP 0 64\nI %s %s %s %s %s\n0 64\n' \
+		"${#1}" "$1" "$2" "$3" "$4" $(date -r "$1" '+%s %N')
 }
 
 # child MODE NAME < PLAN: run the measured child under a timeout (124: it hung).
@@ -46,6 +46,19 @@ check "inode: exit status" 1 "$?"
 check "inode: error" \
 	"$obj: changed since it was planned: another file now (device and inode differ)" \
 	"$(jqr "$T/ino.json" .error)"
+
+# The same file rewritten in place since (same size, inode; st_mtime one
+# second on, touch -d): refused.
+touch -d "@$(($(date -r "$obj" +%s) + 1))" "$T/later" && cp -p "$obj" "$T/rw.o"
+set -- $(stat -c '%d %i' "$T/rw.o")
+plan "$T/rw.o" "$1" "$2" "$size" > "$T/rw.plan"
+touch -r "$T/later" "$T/rw.o"
+child read rw < "$T/rw.plan"
+check "rewritten: exit status" 1 "$?"
+check "rewritten: error" \
+	"$T/rw.o: changed since it was planned: rewritten in place (same size, another st_mtime)" \
+	"$(jqr "$T/rw.json" .error)"
+set -- $(stat -c '%d %i' "$obj")
 
 # The plan as it was: loads.
 plan "$obj" "$1" "$2" "$size" > "$T/same.plan"
@@ -106,6 +119,27 @@ static void change(const char *path)
 	close(fd);
 	if (how && strncmp(how, "truncate:", 9) == 0) {
 		truncate(path, atol(how + 9));
+	} else if (how && strcmp(how, "rewrite") == 0) {
+		/* One byte changed in place, st_mtime a second on (a coarse clock
+		 * could leave it as it was within one tick). */
+		struct stat st;
+		struct timespec t[2];
+		unsigned char c;
+
+		fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_RDWR);
+		if (fd < 0)
+			return;
+		if (pread(fd, &c, 1, 64) == 1) {
+			c ^= 0xff;
+			pwrite(fd, &c, 1, 64);
+		}
+		if (fstat(fd, &st) == 0) {
+			t[0] = st.st_atim;
+			t[1] = st.st_mtim;
+			t[1].tv_sec += 1;
+			futimens(fd, t);
+		}
+		close(fd);
 	} else if (how && strcmp(how, "fifo") == 0) {
 		snprintf(tmp, sizeof(tmp), "%s.fifo", path);
 		if (mkfifo(tmp, 0600) == 0)
@@ -159,6 +193,12 @@ measured shrink truncate:10
 # The size then: stat -c %s of the fixture; now: truncate's 10.
 check "shrink: stderr" "elfplt: $T/lr/m1: changed since it was planned: $size bytes then, 10 now" \
 	"$(cat "$T/shrink.err")"
+# Rewritten in place, same size and inode: st_mtime tells (one byte changed,
+# st_mtime a second on).
+measured rewrite rewrite
+check "rewrite: stderr" \
+	"elfplt: $T/lr/m1: changed since it was planned: rewritten in place (same size, another st_mtime)" \
+	"$(cat "$T/rewrite.err")"
 # --cold drops each input from the page cache in the parent: the FIFO met
 # there too (renamed into place, so m1 is never missing).
 measured fifo-cold fifo --cold

@@ -198,13 +198,13 @@ static void test_plan(void)
 	}
 	/* A record count far beyond the bytes is refused before allocating. */
 	{
-		static const char huge[] = "elfplt-load-plan 2 1 1\nF 0 1 99999999999 1\nx\n";
+		static const char huge[] = "elfplt-load-plan 3 1 1\nF 0 1 99999999999 1\nx\n";
 
 		CHECK(ep_load_plan_decode(&out, huge, strlen(huge), &err) != 0);
 	}
 	/* A compression past EP_COMP_GZIP (3) is not one the encoder writes. */
 	{
-		static const char bad[] = "elfplt-load-plan 2 1 1\nF 4 1 0 1\nx\n";
+		static const char bad[] = "elfplt-load-plan 3 1 1\nF 4 1 0 1\nx\n";
 
 		CHECK(ep_load_plan_decode(&out, bad, strlen(bad), &err) != 0);
 	}
