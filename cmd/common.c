@@ -569,7 +569,8 @@ static bool taken_before(const struct run *r, size_t i, const struct outcome *o)
 {
 	if (r->pl->walked[i] && is_report_file(o))
 		return true;
-	return o->has_id && ep_inode_set_add_at(seen_set(r), o->dev, o->ino, id_offset(r, i)) == 1 &&
+	return o->has_id &&
+	       ep_inode_set_add_at(seen_set(r), o->dev, o->ino, id_offset(r, i)) == 1 &&
 	       r->pl->walked[i];
 }
 

@@ -118,10 +118,10 @@ static uint64_t outbuf_cap(void)
 /* A decoder's output buffer, grown by doubling up to outbuf_cap(). */
 struct outbuf {
 	unsigned char *buf;
-	size_t size; /* bytes allocated */
-	size_t used; /* bytes decoded */
+	size_t size;  /* bytes allocated */
+	size_t used;  /* bytes decoded */
 	uint64_t cap; /* bytes to allocate at most: outbuf_cap() */
-	bool elf; /* the first bytes decoded are the ELF magic */
+	bool elf;     /* the first bytes decoded are the ELF magic */
 };
 
 /*
@@ -244,8 +244,8 @@ static int decode_zstd_oneshot(struct ep_blob *b, const unsigned char *src, size
 	}
 	if (used != want) {
 		free(buf);
-		return ep_error_set(err, EP_ETRUNC, "%s: zstd: frame decodes to less than it records",
-				    b->path);
+		return ep_error_set(err, EP_ETRUNC,
+				    "%s: zstd: frame decodes to less than it records", b->path);
 	}
 	b->owned = buf;
 	b->bytes = buf;
@@ -273,10 +273,11 @@ static int decode_zstd(struct ep_blob *b, const unsigned char *src, size_t n, st
 		return ep_error_set(err, EP_ETRUNC, "%s: not a valid zstd frame", b->path);
 	if (want != ZSTD_CONTENTSIZE_UNKNOWN && want != ZSTD_CONTENTSIZE_ERROR) {
 		if (want > max_size)
-			return ep_error_set(err, EP_ENOMEM,
-					    "%s: zstd data decodes to %llu bytes, more than %" PRIu64
-					    " (--max-size)",
-					    b->path, want, max_size);
+			return ep_error_set(
+				err, EP_ENOMEM,
+				"%s: zstd data decodes to %llu bytes, more than %" PRIu64
+				" (--max-size)",
+				b->path, want, max_size);
 		if (want > ep_zstd_max_decoded(n))
 			return ep_error_set(err, EP_ETRUNC,
 					    "%s: zstd data is corrupt: its frames record %llu "
@@ -593,8 +594,8 @@ static int open_part(struct ep_blob *b, const char *path, const char *file, uint
 	/* A FIFO or a device is refused without being opened. */
 	fd = ep_open_regular(file, &st);
 	if (fd == -2)
-		return ep_error_set(err, EP_EIO, "%s: %s%snot a regular file", path,
-				    via ? via : "", via ? ": " : "");
+		return ep_error_set(err, EP_EIO, "%s: %s%snot a regular file", path, via ? via : "",
+				    via ? ": " : "");
 	if (fd < 0)
 		return ep_error_set(err, EP_EIO, "%s: %s%s%s", path, via ? via : "",
 				    via ? ": " : "", strerror(errno));

@@ -490,7 +490,8 @@ int ep_load_file_open(const struct ep_load_file *f, int *fdp, struct ep_error *e
 				    " bytes then, %" PRIu64 " now",
 				    f->path, f->st_size, (uint64_t)st.st_size);
 	}
-	if ((uint64_t)st.st_mtim.tv_sec != f->mtime_s || (uint64_t)st.st_mtim.tv_nsec != f->mtime_ns) {
+	if ((uint64_t)st.st_mtim.tv_sec != f->mtime_s ||
+	    (uint64_t)st.st_mtim.tv_nsec != f->mtime_ns) {
 		close(fd);
 		return ep_error_set(err, EP_EIO,
 				    "%s: changed since it was planned: rewritten in place "

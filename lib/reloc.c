@@ -32,8 +32,8 @@ bool ep_is_relsec(const GElf_Shdr *sh)
  * Section idx's field (sh_link or sh_info, named by field) holds value, a
  * section index: it must be below e_shnum.  Returns 0, or EP_EMALFORMED.
  */
-static int check_index(const struct ep_image *img, size_t idx, const char *field,
-		       uint32_t value, struct ep_error *err)
+static int check_index(const struct ep_image *img, size_t idx, const char *field, uint32_t value,
+		       struct ep_error *err)
 {
 	if (value < img->shnum)
 		return 0;
