@@ -106,19 +106,31 @@ int ep_bad_option(const char *cmd, int c, char **argv)
 	return ep_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
 }
 
-/* The first bytes of path are an ELF, compression or ar magic: a walk takes it. */
-static bool looks_like_input(const char *path)
+/*
+ * Read the first 8 bytes of path into head, a regular file only (a device or
+ * FIFO is never opened: ep_open_regular()).  Returns how many were read, or
+ * -1 when none could be.
+ */
+static ssize_t read_head(const char *path, unsigned char head[8])
 {
-	unsigned char head[8];
 	struct stat st;
 	ssize_t n;
 	int fd;
 
 	fd = ep_open_regular(path, &st);
 	if (fd < 0)
-		return false;
-	n = read(fd, head, sizeof(head));
+		return -1;
+	n = read(fd, head, 8);
 	close(fd);
+	return n;
+}
+
+/* The first bytes of path are an ELF, compression or ar magic: a walk takes it. */
+static bool looks_like_input(const char *path)
+{
+	unsigned char head[8];
+	ssize_t n = read_head(path, head);
+
 	if (n < SELFMAG)
 		return false;
 	return memcmp(head, ELFMAG, SELFMAG) == 0 ||
@@ -138,16 +150,8 @@ static bool same_file(const char *path, const struct stat *ost)
 static bool is_thin_archive(const char *path)
 {
 	unsigned char head[8];
-	struct stat st;
-	ssize_t n;
-	int fd;
 
-	fd = ep_open_regular(path, &st);
-	if (fd < 0)
-		return false;
-	n = read(fd, head, sizeof(head));
-	close(fd);
-	return n == 8 && memcmp(head, EP_THINMAG, 8) == 0;
+	return read_head(path, head) == 8 && memcmp(head, EP_THINMAG, 8) == 0;
 }
 
 /*
