@@ -1106,6 +1106,25 @@ static void run_free(struct load_run *run)
 	json_decref(run->doc);
 }
 
+/*
+ * Text: with no section to load (none selected, or none left once failed
+ * files are out: left is " left"), a table would show only noise, so say so
+ * and return true.  JSON still measures, so its modes are there (near zero:
+ * the baseline subtraction at work).
+ */
+static bool nothing_to_load(const struct ep_global *g, const struct load_run *run,
+			    const struct ep_load_totals *t, const char *left)
+{
+	if (t->sections != 0 || g->format == EP_FORMAT_JSON)
+		return false;
+	fprintf(g->out,
+		"elfplt load: no sections%s to load in %" PRIu64 " %s"
+		" (--sections=%s): nothing to measure\n",
+		left, t->files, ep_plural(t->files, "file", "files"),
+		ep_section_set_name(run->set));
+	return true;
+}
+
 static int cmd_load(int argc, char **argv, struct ep_global *g)
 {
 	static const struct option longopts[] = {
@@ -1173,17 +1192,8 @@ static int cmd_load(int argc, char **argv, struct ep_global *g)
 	status = ep_for_each_image_jobs(g, in.v, in.n, false, compute_plan, emit_plan, plan_error,
 					&run);
 	ep_load_plan_totals(&run.plan, &totals);
-	/*
-	 * Nothing to load: a table would show only noise.  JSON still measures,
-	 * so its modes are there (near zero: the baseline subtraction at work).
-	 */
-	if (totals.sections == 0 && g->format != EP_FORMAT_JSON) {
-		fprintf(g->out,
-			"elfplt load: no sections to load in %" PRIu64 " file%s"
-			" (--sections=%s): nothing to measure\n",
-			totals.files, totals.files == 1 ? "" : "s", ep_section_set_name(run.set));
+	if (nothing_to_load(g, &run, &totals, ""))
 		goto out;
-	}
 	if (make_plan_fd(&run) || measure(&run)) {
 		status = EP_EXIT_FAILED;
 		goto out;
@@ -1192,13 +1202,8 @@ static int cmd_load(int argc, char **argv, struct ep_global *g)
 	if (run.nfailed)
 		status = EP_EXIT_FAILED;
 	ep_load_plan_totals(&run.plan, &totals);
-	if (totals.sections == 0 && g->format != EP_FORMAT_JSON) {
-		fprintf(g->out,
-			"elfplt load: no sections left to load in %" PRIu64 " file%s"
-			" (--sections=%s): nothing to measure\n",
-			totals.files, totals.files == 1 ? "" : "s", ep_section_set_name(run.set));
+	if (nothing_to_load(g, &run, &totals, " left"))
 		goto out;
-	}
 	if (g->format == EP_FORMAT_JSON) {
 		report_json(&run, &totals);
 		if (ep_report_write_json(run.doc, g->out))
