@@ -42,6 +42,18 @@ static int check_index(const struct ep_image *img, size_t idx, const char *field
 			    img->path, field, value, img->shnum, idx, ep_section_label(img, idx));
 }
 
+/* Section idx's sh_link (in range) names a section that is not what (EP_EMALFORMED). */
+static int link_is_not(const struct ep_image *img, size_t idx, const char *what,
+		       struct ep_error *err)
+{
+	uint32_t link = (uint32_t)img->sections[idx].shdr.sh_link;
+
+	return ep_error_set(err, EP_EMALFORMED,
+			    "%s: sh_link %" PRIu32 " (%s) is not %s (section %zu %s)", img->path,
+			    link, ep_section_label(img, link), what, idx,
+			    ep_section_label(img, idx));
+}
+
 /*
  * sh_entsize must be what the class says and divide the contents' size:
  * sh_size, or for an SHF_COMPRESSED table its decoded size ch_size (only the
@@ -100,12 +112,7 @@ int ep_symtab_open(struct ep_image *img, size_t idx, struct ep_symtab *st, struc
 	if (rc)
 		return rc;
 	if (img->sections[sh->sh_link].shdr.sh_type != SHT_STRTAB)
-		return ep_error_set(err, EP_EMALFORMED,
-				    "%s: sh_link %" PRIu32
-				    " (%s) is not a string table (section %zu %s)",
-				    img->path, (uint32_t)sh->sh_link,
-				    ep_section_label(img, sh->sh_link), idx,
-				    ep_section_label(img, idx));
+		return link_is_not(img, idx, "a string table", err);
 	st->index = idx;
 	st->count = ep_section_size(img, idx) / sh->sh_entsize;
 	st->data = ep_section_data(img, idx, err);
@@ -257,12 +264,7 @@ int ep_relsec_open(struct ep_image *img, size_t idx, struct ep_relsec *rs, struc
 	/* Blame the relocation section, whose sh_link is wrong, not the one it names. */
 	if (sh->sh_link != SHN_UNDEF && img->sections[sh->sh_link].shdr.sh_type != SHT_SYMTAB &&
 	    img->sections[sh->sh_link].shdr.sh_type != SHT_DYNSYM)
-		return ep_error_set(err, EP_EMALFORMED,
-				    "%s: sh_link %" PRIu32
-				    " (%s) is not a symbol table (section %zu %s)",
-				    img->path, (uint32_t)sh->sh_link,
-				    ep_section_label(img, sh->sh_link), idx,
-				    ep_section_label(img, idx));
+		return link_is_not(img, idx, "a symbol table", err);
 	return ep_symtab_open(img, sh->sh_link, &rs->symtab, err);
 }
 
