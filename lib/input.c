@@ -752,11 +752,6 @@ int ep_inode_set_add_at(struct ep_inode_set **setp, uint64_t dev, uint64_t ino, 
 	return 0;
 }
 
-int ep_inode_set_add(struct ep_inode_set **setp, uint64_t dev, uint64_t ino)
-{
-	return ep_inode_set_add_at(setp, dev, ino, 0);
-}
-
 bool ep_inode_set_has(const struct ep_inode_set *set, uint64_t dev, uint64_t ino, uint64_t offset)
 {
 	return set && set->n && inode_slot(set, dev, ino, offset)->used;

@@ -98,20 +98,14 @@ struct ep_blob {
 bool ep_is_archive(const unsigned char *head, size_t n);
 
 /*
- * A set of files by identity (st_dev, st_ino), to take a file reached by
- * several hard links once.  *set starts NULL.  ep_inode_set_add() returns
- * 1 when (dev, ino) was in the set already, 0 when it was added, -1 when
- * memory ran out.
+ * A set of files, or parts of files, by identity, to take a file reached by
+ * several hard links once: a whole file is (st_dev, st_ino, 0); an archive
+ * member is its archive's (st_dev, st_ino) and the offset of its data in it
+ * (bytes; never 0: there is the archive's magic).  *set starts NULL.
+ * ep_inode_set_add_at() returns 1 when the identity was in the set already,
+ * 0 when it was added, -1 when memory ran out.
  */
 struct ep_inode_set;
-int ep_inode_set_add(struct ep_inode_set **set, uint64_t dev, uint64_t ino);
-
-/*
- * The same for a part of a file: an archive member is identified by its
- * archive's (st_dev, st_ino) and the offset of its data in it (bytes; never
- * 0: there is the archive's magic), a whole file by offset 0, which is what
- * ep_inode_set_add() adds.  Returns as ep_inode_set_add() does.
- */
 int ep_inode_set_add_at(struct ep_inode_set **set, uint64_t dev, uint64_t ino, uint64_t offset);
 
 /* Whether (dev, ino, offset) is in set (which may be NULL), without adding it. */
@@ -225,8 +219,8 @@ struct ep_pathlist {
  * gone, report one it may not read (EACCES, EPERM), which could be a module,
  * expand one that is an archive (ep_is_archive() on its bytes: expanding
  * its path lists its members) and take a file reached by several hard links
- * once (ep_inode_set_add() on the blob's st_dev and st_ino; for a member of
- * a regular archive, ep_inode_set_add_at() with its offset, so an archive
+ * once (ep_inode_set_add_at() on the blob's st_dev and st_ino, offset 0; for
+ * a member of a regular archive, with its offset, so an archive
  * both named and walked is read once; a thin archive's member is a file of
  * its own, identified as one).  Returns 0, or
  * a negative ep_errcode (EP_ENOMEM) with err filled.  A path that does not
