@@ -64,61 +64,16 @@
 #include "config.h"
 
 #include <elf.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "lib/plt-arm64-module.h"
 #include "lib/plt.h"
+#include "lib/report.h"
 
 #define SZ_4K 4096u
-
-/* A decimal number at *s, at most 5 digits; -1 when *s is no digit. */
-static long version_number(const char **s)
-{
-	long n = 0;
-	int digits = 0;
-
-	while (**s >= '0' && **s <= '9' && digits < 6) {
-		n = n * 10 + (**s - '0');
-		(*s)++;
-		digits++;
-	}
-	return digits && digits < 6 ? n : -1;
-}
-
-int ep_kernel_version_parse(const char *s, uint32_t *v)
-{
-	long major, minor, sub = 0;
-
-	if (*s == 'v')
-		s++;
-	major = version_number(&s);
-	if (major < 0 || *s++ != '.')
-		return -1;
-	minor = version_number(&s);
-	if (minor < 0 || major > 255 || minor > 255)
-		return -1;
-	if (*s == '.') {
-		s++;
-		sub = version_number(&s);
-		if (sub < 0)
-			return -1;
-	}
-	*v = EP_KVER(major, minor, sub);
-	return 0;
-}
-
-const char *ep_kernel_from_name(enum ep_kernel_from from)
-{
-	switch (from) {
-	case EP_KERNEL_FROM_VERMAGIC:
-		return "vermagic";
-	case EP_KERNEL_FROM_OPTION:
-		return "option";
-	default:
-		return "default";
-	}
-}
 
 void ep_arm64_rules_for(uint32_t version, bool mod_unload, struct ep_arm64_rules *r)
 {
@@ -511,6 +466,18 @@ out:
 
 /* ---- the model over one image ---------------------------------------------- */
 
+extern const struct ep_plt_model ep_plt_model_arm64_module;
+
+/* The model's own part of a result (res->detail). */
+struct arm64_detail {
+	struct ep_arm64_rules rules;
+	uint64_t veneers;	    /* erratum 843419 veneer slots, all sections */
+	uint64_t leftover_sections; /* sections with a partition leftover */
+};
+
+/* Its sums over files (struct ep_plt_totals' detail[]). */
+enum { SUM_VENEERS, SUM_LEFTOVER, SUM_KASLR_IGNORED };
+
 static const char *arm64_check(const struct ep_image *img, bool forced)
 {
 	if (img->ehdr.e_machine != EM_AARCH64)
@@ -551,8 +518,8 @@ static uint32_t *symbol_shndx(struct ep_image *img, size_t symidx, size_t *nsyms
 
 /*
  * The PLT a relocation section's target counts for: ".init*" targets the
- * init PLT; from v6.6 module_init_layout_section() adds ".exit*" ones when
- * the kernel has no CONFIG_MODULE_UNLOAD (module_exit_section()).
+ * init PLT; module_init_layout_section() adds ".exit*" ones when the kernel
+ * has no CONFIG_MODULE_UNLOAD (module_exit_section()).
  */
 static enum ep_plt_group target_group(const char *tname, const struct ep_arm64_rules *rules)
 {
@@ -563,22 +530,38 @@ static enum ep_plt_group target_group(const char *tname, const struct ep_arm64_r
 	return EP_PLT_CORE;
 }
 
+/* Add one counted section to the file's slots, sort and detail. */
+static void add_section(struct ep_plt_result *res, struct arm64_detail *d,
+			const struct ep_plt_section *s)
+{
+	struct ep_plt_count *c = &res->slots[EP_PLT_KIND_PLT][s->group];
+
+	c->reserved += s->slots;
+	c->minimum += s->slots_minimal;
+	res->sort.full += s->sorted_full;
+	res->sort.loader += s->sorted_partitioned;
+	res->sort.needed += s->plt_relocations;
+	res->sort.full_ns += s->full_ns;
+	res->sort.partitioned_ns += s->partitioned_ns;
+	res->sort.sections++;
+	res->sort.sections_unsorted += !s->sorted_partitioned;
+	d->veneers += s->veneers;
+	d->leftover_sections += s->leftover;
+}
+
 static int count_one(struct ep_image *img, size_t idx, const uint32_t *shndx, size_t nsyms,
 		     const struct ep_plt_options *opt, struct ep_plt_result *res,
 		     struct ep_error *err)
 {
+	struct arm64_detail *d = res->detail;
 	const GElf_Shdr *sh = &img->sections[idx].shdr;
 	struct ep_plt_section *s;
 	struct ep_relsec rs;
 	struct ep_rel *r = NULL;
-	const char *tname;
 	size_t i;
 	int rc;
 
-	rc = ep_relsec_open(img, idx, &rs, err);
-	if (rc)
-		return rc;
-	rc = ep_relsec_read_all(&rs, &r, err);
+	rc = ep_plt_read_section(img, idx, &rs, &r, err);
 	if (rc)
 		return rc;
 	for (i = 0; i < rs.count; i++)
@@ -595,12 +578,11 @@ static int count_one(struct ep_image *img, size_t idx, const uint32_t *shndx, si
 		rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
 		goto out;
 	}
-	tname = img->sections[sh->sh_info].name;
 	s->index = idx;
 	s->name = img->sections[idx].name;
 	s->target = sh->sh_info;
-	s->target_name = tname;
-	s->group = target_group(tname, &res->rules);
+	s->target_name = img->sections[sh->sh_info].name;
+	s->group = target_group(s->target_name, &d->rules);
 	/* Time on the file's order, before counting permutes the records. */
 	rc = ep_arm64_time_section(r, rs.count, shndx, (uint32_t)sh->sh_info, opt->kaslr,
 				   opt->timing_reps, &s->full_ns, &s->partitioned_ns);
@@ -611,149 +593,123 @@ static int count_one(struct ep_image *img, size_t idx, const uint32_t *shndx, si
 		rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
 		goto out;
 	}
-	res->groups[s->group].slots += s->slots;
-	res->groups[s->group].slots_minimal += s->slots_minimal;
-	res->sorted_full += s->sorted_full;
-	res->sorted_partitioned += s->sorted_partitioned;
-	res->full_ns += s->full_ns;
-	res->partitioned_ns += s->partitioned_ns;
-	res->sort_sections++;
-	if (!s->sorted_partitioned)
-		res->sort_skipped++;
+	add_section(res, d, s);
 out:
 	free(r);
 	return rc;
 }
 
-/*
- * Copy the value of .modinfo's "vermagic=" entry into buf (NUL-terminated,
- * cut to fit, bytes that are not clean UTF-8 text made '?': ep_text_clean()),
- * or leave buf "" when there is none.  .modinfo is a run of
- * NUL-terminated "key=value" strings (modpost, MODULE_INFO()).
- */
-static int read_vermagic(struct ep_image *img, char *buf, size_t size, struct ep_error *err)
+/* The sections module_frob_arch_sections() looks for by name. */
+struct frob_sections {
+	size_t plt, init_plt, tramp, init_tramp, symidx;
+};
+
+/* The first loop of module_frob_arch_sections(): the last match wins. */
+static void find_sections(const struct ep_image *img, const struct ep_arm64_rules *rules,
+			  struct frob_sections *f)
 {
-	static const char key[] = "vermagic=";
-	size_t idx = ep_image_find_section(img, ".modinfo"), off = 0, n;
-	const char *p;
-	Elf_Data *d;
+	size_t i;
 
-	buf[0] = '\0';
-	if (!idx || img->sections[idx].shdr.sh_type == SHT_NOBITS)
-		return 0;
-	d = ep_section_data(img, idx, err);
-	if (!d)
-		return -EP_EMALFORMED;
-	p = d->d_buf;
-	while (p && off < d->d_size) {
-		const char *e = memchr(p + off, '\0', d->d_size - off);
-		size_t len = e ? (size_t)(e - (p + off)) : d->d_size - off;
-
-		if (len >= sizeof(key) - 1 && memcmp(p + off, key, sizeof(key) - 1) == 0) {
-			n = len - (sizeof(key) - 1);
-			if (n >= size)
-				n = size - 1;
-			memcpy(buf, p + off + sizeof(key) - 1, n);
-			buf[n] = '\0';
-			ep_text_clean(buf); /* for one-line text and a valid JSON string */
-			return 0;
-		}
-		off += len + 1;
-	}
-	return 0;
-}
-
-/* vermagic's words after the version: "SMP preempt mod_unload ..." */
-static bool vermagic_has(const char *vermagic, const char *word)
-{
-	size_t n = strlen(word);
-	const char *p = vermagic;
-
-	while ((p = strstr(p, word)) != NULL) {
-		if ((p == vermagic || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
-			return true;
-		p += n;
-	}
-	return false;
-}
-
-/* Which loader to model: --kernel, else vermagic=, else the default. */
-static void choose_rules(struct ep_plt_result *res)
-{
-	uint32_t v = 0;
-	bool unload = true;
-	enum ep_kernel_from from = EP_KERNEL_FROM_DEFAULT;
-
-	if (res->vermagic[0]) {
-		unload = vermagic_has(res->vermagic, "mod_unload");
-		if (ep_kernel_version_parse(res->vermagic, &v) == 0)
-			from = EP_KERNEL_FROM_VERMAGIC;
-	}
-	if (res->opt.kernel) {
-		v = res->opt.kernel;
-		from = EP_KERNEL_FROM_OPTION;
-	} else if (from == EP_KERNEL_FROM_DEFAULT) {
-		v = EP_ARM64_KVER_DEFAULT;
-	}
-	ep_arm64_rules_for(v, unload, &res->rules);
-	res->rules.from = from;
-}
-
-static int arm64_analyse(struct ep_image *img, struct ep_plt_result *res, struct ep_error *err)
-{
-	size_t i, plt = 0, init_plt = 0, tramp = 0, init_tramp = 0, symidx = 0, nsyms = 0;
-	struct ep_plt_options opt = res->opt;
-	uint32_t *shndx = NULL;
-	int g, rc;
-
-	rc = read_vermagic(img, res->vermagic, sizeof(res->vermagic), err);
-	if (rc)
-		return rc;
-	choose_rules(res);
-	/* From v6.7 the loader no longer asks CONFIG_RANDOMIZE_BASE: as if on. */
-	if (!res->rules.kaslr_applies)
-		opt.kaslr = true;
-
-	/* The first loop of module_frob_arch_sections(): the last match wins. */
+	memset(f, 0, sizeof(*f));
 	for (i = 0; i < img->shnum; i++) {
 		const char *name = img->sections[i].name;
 
 		if (strcmp(name, ".plt") == 0)
-			plt = i;
+			f->plt = i;
 		else if (strcmp(name, ".init.plt") == 0)
-			init_plt = i;
+			f->init_plt = i;
 		else if (strcmp(name, ".text.ftrace_trampoline") == 0)
-			tramp = i;
-		else if (res->rules.init_tramp && strcmp(name, ".init.text.ftrace_trampoline") == 0)
-			init_tramp = i;
+			f->tramp = i;
+		else if (rules->init_tramp && strcmp(name, ".init.text.ftrace_trampoline") == 0)
+			f->init_tramp = i;
 		else if (img->sections[i].shdr.sh_type == SHT_SYMTAB)
-			symidx = i;
+			f->symidx = i;
 	}
-	res->groups[EP_PLT_CORE].plt_index = plt;
-	res->groups[EP_PLT_INIT].plt_index = init_plt;
-	if (!plt && !init_plt)
-		res->kernel_rejects = "module PLT section(s) missing: no .plt and no .init.plt";
-	else if (!plt)
-		res->kernel_rejects = "module PLT section(s) missing: no .plt";
-	else if (!init_plt)
-		res->kernel_rejects = "module PLT section(s) missing: no .init.plt";
-	else if (!symidx)
-		res->kernel_rejects = "module symtab section missing";
-	if (tramp) {
-		res->has_tramp = true;
-		res->tramp_bytes = res->rules.nr_ftrace_plts * EP_ARM64_PLT_ENTRY_BYTES;
+}
+
+/* load_module()'s -ENOEXEC from module_frob_arch_sections(), in its words; or NULL. */
+static const char *frob_rejects(const struct frob_sections *f)
+{
+	if (!f->plt && !f->init_plt)
+		return "module PLT section(s) missing: no .plt and no .init.plt";
+	if (!f->plt)
+		return "module PLT section(s) missing: no .plt";
+	if (!f->init_plt)
+		return "module PLT section(s) missing: no .init.plt";
+	if (!f->symidx)
+		return "module symtab section missing";
+	return NULL;
+}
+
+/* A trampoline section: NR_FTRACE_PLTS entries, each a struct plt_entry. */
+static void size_tramp(struct ep_plt_result *res, const char *name, size_t index,
+		       enum ep_plt_group g, const struct ep_arm64_rules *rules)
+{
+	struct ep_plt_sized *z = ep_plt_sized_add(res, name, index, EP_PLT_KIND_TRAMPOLINE, g);
+	struct ep_plt_count *c = &res->slots[EP_PLT_KIND_TRAMPOLINE][g];
+
+	c->reserved = c->minimum = rules->nr_ftrace_plts;
+	z->bytes.reserved = z->bytes.minimum = c->reserved * EP_ARM64_PLT_ENTRY_BYTES;
+}
+
+/*
+ * The sh_size module_frob_arch_sections() gives each section it sizes:
+ * .plt and .init.plt (slots + 1) x 12 (the +1 for the empty entry that
+ * ends the PLT), a trampoline NR_FTRACE_PLTS x 12.
+ */
+static void size_sections(struct ep_plt_result *res, const struct frob_sections *f,
+			  const struct ep_arm64_rules *rules)
+{
+	static const char *const plt_name[] = { ".plt", ".init.plt" };
+	const size_t plt_index[] = { f->plt, f->init_plt };
+	struct ep_plt_sized *z;
+	int g;
+
+	for (g = EP_PLT_CORE; g <= EP_PLT_INIT; g++) {
+		const struct ep_plt_count *c = &res->slots[EP_PLT_KIND_PLT][g];
+
+		z = ep_plt_sized_add(res, plt_name[g], plt_index[g], EP_PLT_KIND_PLT, g);
+		z->bytes.reserved = (c->reserved + 1) * EP_ARM64_PLT_ENTRY_BYTES;
+		z->bytes.minimum = (c->minimum + 1) * EP_ARM64_PLT_ENTRY_BYTES;
 	}
-	if (init_tramp) {
-		res->has_init_tramp = true;
-		res->init_tramp_bytes = res->rules.nr_ftrace_plts * EP_ARM64_PLT_ENTRY_BYTES;
-	}
+	if (f->tramp)
+		size_tramp(res, ".text.ftrace_trampoline", f->tramp, EP_PLT_CORE, rules);
+	if (f->init_tramp)
+		size_tramp(res, ".init.text.ftrace_trampoline", f->init_tramp, EP_PLT_INIT, rules);
+}
+
+static int arm64_analyse(struct ep_image *img, struct ep_plt_result *res, struct ep_error *err)
+{
+	struct ep_plt_options opt = res->opt;
+	struct frob_sections f;
+	struct arm64_detail *d;
+	uint32_t *shndx = NULL;
+	size_t i, nsyms = 0;
+	int rc;
+
+	rc = ep_plt_kernel_choose(img, &res->opt, EP_ARM64_KVER_DEFAULT, EP_ARM64_KVER_FLOOR,
+				  EP_ARM64_KVER_CHECKED, &res->kernel, err);
+	if (rc)
+		return rc;
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
+	res->detail = d;
+	ep_arm64_rules_for(res->kernel.version, res->kernel.mod_unload, &d->rules);
+	res->sort.applies = true;
+	/* Kernels that no longer ask CONFIG_RANDOMIZE_BASE count as if it were on. */
+	if (!d->rules.kaslr_applies)
+		opt.kaslr = true;
+
+	find_sections(img, &d->rules, &f);
+	res->rejects = frob_rejects(&f);
 	/* Without a symbol table there is nothing the loader could count. */
-	if (symidx) {
-		shndx = symbol_shndx(img, symidx, &nsyms, err, &rc);
+	if (f.symidx) {
+		shndx = symbol_shndx(img, f.symidx, &nsyms, err, &rc);
 		if (!shndx)
 			return rc;
 	}
-	for (i = 1; symidx && i < img->shnum; i++) {
+	for (i = 1; f.symidx && i < img->shnum; i++) {
 		const GElf_Shdr *sh = &img->sections[i].shdr;
 
 		if (sh->sh_type != SHT_RELA)
@@ -765,18 +721,244 @@ static int arm64_analyse(struct ep_image *img, struct ep_plt_result *res, struct
 		if (rc)
 			break;
 	}
-	for (g = 0; g < EP_PLT_NGROUP; g++) {
-		res->groups[g].bytes = (res->groups[g].slots + 1) * EP_ARM64_PLT_ENTRY_BYTES;
-		res->groups[g].bytes_minimal =
-			(res->groups[g].slots_minimal + 1) * EP_ARM64_PLT_ENTRY_BYTES;
-	}
+	size_sections(res, &f, &d->rules);
 	free(shndx);
 	return rc;
+}
+
+/* ---- how the model shows what is its own ------------------------------------ */
+
+static uint64_t col_branches(const struct ep_plt_section *s)
+{
+	return s->branch_relocations;
+}
+
+static uint64_t col_veneers(const struct ep_plt_section *s)
+{
+	return s->veneers;
+}
+
+static uint64_t col_spare(const struct ep_plt_section *s)
+{
+	return s->spare;
+}
+
+/* Every column means something for an arm64 module; the timing ones need --timing. */
+static const struct ep_plt_column arm64_columns[] = {
+	{ "[Nr]", EP_PLT_COL_INDEX, NULL },
+	{ "relocations", EP_PLT_COL_NAME, NULL },
+	{ "target", EP_PLT_COL_TARGET, NULL },
+	{ "group", EP_PLT_COL_GROUP, NULL },
+	{ "relocs", EP_PLT_COL_RELOCATIONS, NULL },
+	{ "branches", EP_PLT_COL_VALUE, col_branches },
+	{ "need", EP_PLT_COL_NEED, NULL },
+	{ "slots", EP_PLT_COL_SLOTS, NULL },
+	{ "minimal", EP_PLT_COL_MINIMAL, NULL },
+	{ "veneers", EP_PLT_COL_VALUE, col_veneers },
+	{ "spare", EP_PLT_COL_VALUE, col_spare },
+	{ "sorted<5.8", EP_PLT_COL_SORT_FULL, NULL },
+	{ "sorted>=5.8", EP_PLT_COL_SORT_LOADER, NULL },
+	{ "full ns", EP_PLT_COL_FULL_NS, NULL },
+	{ "part ns", EP_PLT_COL_PART_NS, NULL },
+};
+
+static const char *const arm64_summary[] = { "module",	"sorted<5.8", "sorted>=5.8", "slots",
+					     "minimal", "full ns",    "part ns" };
+
+static void arm64_summary_values(const struct ep_plt_result *res, uint64_t *v)
+{
+	const struct ep_plt_count *core = &res->slots[EP_PLT_KIND_PLT][EP_PLT_CORE];
+	const struct ep_plt_count *init = &res->slots[EP_PLT_KIND_PLT][EP_PLT_INIT];
+
+	v[0] = res->sort.full;
+	v[1] = res->sort.loader;
+	v[2] = core->reserved + init->reserved;
+	v[3] = core->minimum + init->minimum;
+	v[4] = res->sort.full_ns;
+	v[5] = res->sort.partitioned_ns;
+}
+
+static const char *onoff(bool b)
+{
+	return b ? "on" : "off";
+}
+
+/* The header line's tail: the kernel modelled, where from, the options. */
+static void arm64_print_rules(FILE *out, const struct ep_plt_result *res)
+{
+	const struct ep_plt_kernel *k = &res->kernel;
+	const struct arm64_detail *d = res->detail;
+	char v[32];
+
+	fprintf(out, "; kernel %s", ep_kernel_version_text(k->version, v, sizeof(v)));
+	switch (k->from) {
+	case EP_KERNEL_FROM_VERMAGIC:
+		fputs(" (vermagic)", out);
+		break;
+	case EP_KERNEL_FROM_OPTION:
+		fputs(" (--kernel)", out);
+		break;
+	default:
+		fputs(k->vermagic[0] ? " (default: vermagic has no version)"
+				     : " (default: no vermagic)",
+		      out);
+	}
+	if (k->below_floor)
+		fputs(" modelled as 5.8, the oldest the model follows", out);
+	if (k->beyond_checked)
+		fprintf(out,
+			" modelled with the rules of %u.%u, the newest the model was checked "
+			"against",
+			EP_KVER_MAJOR(k->checked_through), EP_KVER_MINOR(k->checked_through));
+	if (!k->mod_unload)
+		fputs(", no mod_unload", out);
+	fprintf(out, ", kaslr %s%s, erratum-843419 %s", onoff(res->opt.kaslr),
+		d->rules.kaslr_applies ? "" : " (no effect from 6.7)",
+		onoff(res->opt.erratum_843419));
+}
+
+static void print_sorting(FILE *out, const struct ep_plt_sort *s)
+{
+	fprintf(out,
+		"  sorting: %" PRIu64 " %s before v5.8, %" PRIu64 " since; no sort in %" PRIu64
+		" of %" PRIu64 " %s\n",
+		s->full, ep_plural(s->full, "entry", "entries"), s->loader, s->sections_unsorted,
+		s->sections, ep_plural(s->sections, "section", "sections"));
+}
+
+/* what: "median" for a file, "sum of the modules' medians" for the totals. */
+static void print_timing(FILE *out, const char *what, unsigned int reps,
+			 const struct ep_plt_sort *s)
+{
+	fprintf(out,
+		"  timing (%s of %u %s): full sort %" PRIu64 " ns, partition + sort %" PRIu64
+		" ns\n",
+		what, reps, ep_plural(reps, "run", "runs"), s->full_ns, s->partitioned_ns);
+}
+
+static void arm64_print_detail(FILE *out, const struct ep_plt_result *res)
+{
+	const struct arm64_detail *d = res->detail;
+	size_t i;
+
+	for (i = 0; i < res->nsized; i++) {
+		const struct ep_plt_sized *z = &res->sized[i];
+		const struct ep_plt_count *c = &res->slots[z->kind][z->group];
+
+		/* "core: 6 slots (minimal 5), .plt 84 bytes (minimal 72)" */
+		if (z->kind == EP_PLT_KIND_PLT)
+			fprintf(out,
+				"  %s: %" PRIu64 " %s (minimal %" PRIu64 "), %s %" PRIu64
+				" bytes (minimal %" PRIu64 ")\n",
+				ep_plt_group_name(z->group), c->reserved,
+				ep_plural(c->reserved, "slot", "slots"), c->minimum, z->name,
+				z->bytes.reserved, z->bytes.minimum);
+		else
+			fprintf(out, "  %s: %" PRIu64 " bytes\n", z->name, z->bytes.reserved);
+	}
+	print_sorting(out, &res->sort);
+	if (res->opt.timing_reps)
+		print_timing(out, "median", res->opt.timing_reps, &res->sort);
+	if (d->leftover_sections)
+		fputs("  *: the partition left a slot-needing entry outside the sorted range\n",
+		      out);
+}
+
+static void arm64_print_totals(FILE *out, const struct ep_plt_totals *t, unsigned int timing_reps)
+{
+	const struct ep_plt_count *core = &t->bytes[EP_PLT_KIND_PLT][EP_PLT_CORE];
+	const struct ep_plt_count *init = &t->bytes[EP_PLT_KIND_PLT][EP_PLT_INIT];
+	const struct ep_plt_count *sc = &t->slots[EP_PLT_KIND_PLT][EP_PLT_CORE];
+	const struct ep_plt_count *si = &t->slots[EP_PLT_KIND_PLT][EP_PLT_INIT];
+	const struct ep_plt_count slots = { sc->reserved + si->reserved,
+					    sc->minimum + si->minimum };
+	const uint64_t veneers = t->detail[SUM_VENEERS], leftover = t->detail[SUM_LEFTOVER];
+
+	fprintf(out, "%s, %" PRIu64 " %s (%" PRIu64 " rejected by the kernel):\n",
+		ep_plt_model_arm64_module.name, t->files, ep_plural(t->files, "module", "modules"),
+		t->rejected);
+	fprintf(out,
+		"  slots: %" PRIu64 " (minimal %" PRIu64 "), %" PRIu64 " %s; .plt and .init.plt"
+		" %" PRIu64 " bytes (minimal %" PRIu64 ")\n",
+		slots.reserved, slots.minimum, veneers, ep_plural(veneers, "veneer", "veneers"),
+		core->reserved + init->reserved, core->minimum + init->minimum);
+	fprintf(out, "  ftrace trampolines: %" PRIu64 " bytes\n",
+		t->bytes[EP_PLT_KIND_TRAMPOLINE][EP_PLT_CORE].reserved +
+			t->bytes[EP_PLT_KIND_TRAMPOLINE][EP_PLT_INIT].reserved);
+	ep_plt_print_kernels(out, t);
+	if (t->detail[SUM_KASLR_IGNORED])
+		fprintf(out, "; --kaslr has no effect on %" PRIu64, t->detail[SUM_KASLR_IGNORED]);
+	fputc('\n', out);
+	print_sorting(out, &t->sort);
+	if (timing_reps)
+		print_timing(out, "sum of the modules' medians", timing_reps, &t->sort);
+	if (leftover)
+		fprintf(out, "  %" PRIu64 " %s with a partition leftover\n", leftover,
+			ep_plural(leftover, "section", "sections"));
+}
+
+static json_t *arm64_json_rules(const struct ep_plt_result *res)
+{
+	const struct ep_arm64_rules *r = &((const struct arm64_detail *)res->detail)->rules;
+
+	return json_pack("{s:b, s:b, s:I, s:b}", "kaslr_applies", r->kaslr_applies, "exit_in_init",
+			 r->exit_in_init, "nr_ftrace_plts", (json_int_t)r->nr_ftrace_plts,
+			 "init_ftrace_trampoline", r->init_tramp);
+}
+
+static json_t *arm64_json_detail(const struct ep_plt_result *res)
+{
+	const struct arm64_detail *d = res->detail;
+
+	return json_pack("{s:o, s:o}", "veneers", ep_json_u64(d->veneers),
+			 "partition_leftover_sections", ep_json_u64(d->leftover_sections));
+}
+
+static json_t *arm64_json_section(const struct ep_plt_result *res, const struct ep_plt_section *s)
+{
+	(void)res;
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:b}", "branch_relocations",
+			 ep_json_u64(s->branch_relocations), "veneers", ep_json_u64(s->veneers),
+			 "spare", ep_json_u64(s->spare), "spare_minimal",
+			 ep_json_u64(s->spare_minimal), "min_align", ep_json_u64(s->min_align),
+			 "partition_leftover", s->leftover);
+}
+
+static void arm64_detail_sums(const struct ep_plt_result *res, uint64_t *sums)
+{
+	const struct arm64_detail *d = res->detail;
+
+	sums[SUM_VENEERS] = d->veneers;
+	sums[SUM_LEFTOVER] = d->leftover_sections;
+	sums[SUM_KASLR_IGNORED] = !d->rules.kaslr_applies;
+}
+
+static json_t *arm64_json_totals(const struct ep_plt_totals *t)
+{
+	return json_pack("{s:o, s:o, s:o}", "veneers", ep_json_u64(t->detail[SUM_VENEERS]),
+			 "partition_leftover_sections", ep_json_u64(t->detail[SUM_LEFTOVER]),
+			 "kaslr_ignored", ep_json_u64(t->detail[SUM_KASLR_IGNORED]));
 }
 
 const struct ep_plt_model ep_plt_model_arm64_module = {
 	.name = "arm64-module",
 	.source = "Linux arch/arm64/kernel/module-plts.c, v5.8 to v6.12",
+	.one = "arm64 module",
+	.many = "arm64 modules",
 	.check = arm64_check,
 	.analyse = arm64_analyse,
+	.columns = arm64_columns,
+	.ncolumns = sizeof(arm64_columns) / sizeof(arm64_columns[0]),
+	.summary = arm64_summary,
+	.nsummary = sizeof(arm64_summary) / sizeof(arm64_summary[0]),
+	.nsummary_timing = 2,
+	.summary_values = arm64_summary_values,
+	.print_rules = arm64_print_rules,
+	.print_detail = arm64_print_detail,
+	.print_totals = arm64_print_totals,
+	.json_rules = arm64_json_rules,
+	.json_detail = arm64_json_detail,
+	.json_section = arm64_json_section,
+	.detail_sums = arm64_detail_sums,
+	.json_totals = arm64_json_totals,
 };

@@ -13,10 +13,12 @@
 #include "config.h"
 
 #include <elf.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/plt.h"
+#include "lib/report.h"
 
 #ifndef R_X86_64_GOTPCRELX
 #define R_X86_64_GOTPCRELX 41
@@ -24,6 +26,21 @@
 #ifndef R_X86_64_REX_GOTPCRELX
 #define R_X86_64_REX_GOTPCRELX 42
 #endif
+
+/* The bounds of one object (res->detail), and their sums over files. */
+struct ep_plt_object {
+	uint64_t branch_relocations; /* R_X86_64_PLT32, R_AARCH64_CALL26/JUMP26 */
+	uint64_t undefined_branches; /* of those, against undefined symbols */
+	uint64_t distinct_targets;   /* distinct undefined symbols branched to */
+	uint64_t got_relocations;    /* R_X86_64_GOTPCREL*, R_AARCH64_ADR_GOT_PAGE */
+	uint64_t distinct_got_symbols;
+};
+
+/* Its sums in struct ep_plt_totals' detail[]: the fields above, in order. */
+#define OBJECT_SUMS (sizeof(struct ep_plt_object) / sizeof(uint64_t))
+_Static_assert(OBJECT_SUMS <= EP_PLT_DETAIL_SUMS, "the object sums fit");
+
+extern const struct ep_plt_model ep_plt_model_object;
 
 static const char *object_check(const struct ep_image *img, bool forced)
 {
@@ -101,7 +118,7 @@ static int count_table(struct ep_image *img, size_t idx, struct seen_all *all,
 		       struct ep_plt_result *res, struct ep_error *err)
 {
 	unsigned int m = img->ehdr.e_machine;
-	struct ep_plt_object *o = &res->object;
+	struct ep_plt_object *o = res->detail;
 	struct ep_plt_section *s;
 	struct ep_relsec rs;
 	struct ep_rel *r = NULL;
@@ -109,12 +126,9 @@ static int count_table(struct ep_image *img, size_t idx, struct seen_all *all,
 	size_t i;
 	int rc;
 
-	rc = ep_relsec_open(img, idx, &rs, err);
+	rc = ep_plt_read_section(img, idx, &rs, &r, err);
 	if (rc)
-		return rc;
-	rc = ep_relsec_read_all(&rs, &r, err);
-	if (rc)
-		return rc;
+		goto out;
 	seen = seen_for(all, &rs.symtab);
 	if (!seen) {
 		rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
@@ -171,10 +185,13 @@ out:
 static int object_analyse(struct ep_image *img, struct ep_plt_result *res, struct ep_error *err)
 {
 	struct seen_all seen = { NULL, 0, NULL };
+	struct ep_plt_object *o = calloc(1, sizeof(*o));
 	size_t i;
 	int rc = 0;
 
-	res->object_valid = true;
+	if (!o)
+		return ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
+	res->detail = o;
 	seen.slot = calloc(img->shnum ? img->shnum : 1, sizeof(*seen.slot));
 	if (!seen.slot)
 		return ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
@@ -193,12 +210,140 @@ static int object_analyse(struct ep_image *img, struct ep_plt_result *res, struc
 	}
 	free(seen.v);
 	free(seen.slot);
+	/* Bounds: at most one slot per symbol, and that is also what is needed. */
+	res->slots[EP_PLT_KIND_PLT][EP_PLT_MODULE].reserved = o->distinct_targets;
+	res->slots[EP_PLT_KIND_PLT][EP_PLT_MODULE].minimum = o->distinct_targets;
+	res->slots[EP_PLT_KIND_GOT][EP_PLT_MODULE].reserved = o->distinct_got_symbols;
+	res->slots[EP_PLT_KIND_GOT][EP_PLT_MODULE].minimum = o->distinct_got_symbols;
 	return rc;
+}
+
+/* ---- how the model shows what is its own ------------------------------------ */
+
+static uint64_t col_branches(const struct ep_plt_section *s)
+{
+	return s->branch_relocations;
+}
+
+static uint64_t col_got(const struct ep_plt_section *s)
+{
+	return s->got_relocations;
+}
+
+/* An object: branches, those to undefined symbols, their distinct targets, GOT. */
+static const struct ep_plt_column object_columns[] = {
+	{ "[Nr]", EP_PLT_COL_INDEX, NULL },
+	{ "relocations", EP_PLT_COL_NAME, NULL },
+	{ "target", EP_PLT_COL_TARGET, NULL },
+	{ "relocs", EP_PLT_COL_RELOCATIONS, NULL },
+	{ "branches", EP_PLT_COL_VALUE, col_branches },
+	{ "undefined", EP_PLT_COL_NEED, NULL },
+	{ "distinct", EP_PLT_COL_SLOTS, NULL },
+	{ "GOT", EP_PLT_COL_VALUE, col_got },
+};
+
+static const char *const object_summary[] = { "object",	       "branches",   "undefined",
+					      "PLT slots max", "GOT relocs", "GOT entries max" };
+
+static void object_summary_values(const struct ep_plt_result *res, uint64_t *v)
+{
+	const struct ep_plt_object *o = res->detail;
+
+	v[0] = o->branch_relocations;
+	v[1] = o->undefined_branches;
+	v[2] = o->distinct_targets;
+	v[3] = o->got_relocations;
+	v[4] = o->distinct_got_symbols;
+}
+
+static void print_object(FILE *out, const struct ep_plt_object *o)
+{
+	fprintf(out,
+		"  branch relocations: %" PRIu64 ", to undefined symbols: %" PRIu64
+		", distinct targets: %" PRIu64 " -> at most %" PRIu64 " PLT %s\n"
+		"  GOT relocations: %" PRIu64 ", distinct symbols: %" PRIu64 " -> at most %" PRIu64
+		" GOT %s\n",
+		o->branch_relocations, o->undefined_branches, o->distinct_targets,
+		o->distinct_targets, ep_plural(o->distinct_targets, "slot", "slots"),
+		o->got_relocations, o->distinct_got_symbols, o->distinct_got_symbols,
+		ep_plural(o->distinct_got_symbols, "entry", "entries"));
+}
+
+static void object_print_detail(FILE *out, const struct ep_plt_result *res)
+{
+	print_object(out, res->detail);
+}
+
+/* The sums, as the struct they were added from. */
+static struct ep_plt_object sums_of(const struct ep_plt_totals *t)
+{
+	struct ep_plt_object o;
+
+	memcpy(&o, t->detail, sizeof(o));
+	return o;
+}
+
+static void object_print_totals(FILE *out, const struct ep_plt_totals *t, unsigned int timing_reps)
+{
+	const struct ep_plt_object o = sums_of(t);
+
+	(void)timing_reps;
+	fprintf(out, "%s, %" PRIu64 " %s (bounds added file by file):\n", ep_plt_model_object.name,
+		t->files, ep_plural(t->files, "file", "files"));
+	print_object(out, &o);
+}
+
+/* files[].detail, and the same keys summed in totals.by_model[].detail. */
+static json_t *json_bounds(const struct ep_plt_object *ob)
+{
+	return json_pack("{s:o, s:o, s:o, s:o, s:o}", "branch_relocations",
+			 ep_json_u64(ob->branch_relocations), "undefined_branches",
+			 ep_json_u64(ob->undefined_branches), "plt_slots_max",
+			 ep_json_u64(ob->distinct_targets), "got_relocations",
+			 ep_json_u64(ob->got_relocations), "got_entries_max",
+			 ep_json_u64(ob->distinct_got_symbols));
+}
+
+static json_t *object_json_detail(const struct ep_plt_result *res)
+{
+	return json_bounds(res->detail);
+}
+
+static json_t *object_json_section(const struct ep_plt_result *res, const struct ep_plt_section *s)
+{
+	(void)res;
+	return json_pack("{s:o, s:o}", "branch_relocations", ep_json_u64(s->branch_relocations),
+			 "got_relocations", ep_json_u64(s->got_relocations));
+}
+
+static void object_detail_sums(const struct ep_plt_result *res, uint64_t *sums)
+{
+	memcpy(sums, res->detail, sizeof(struct ep_plt_object));
+}
+
+static json_t *object_json_totals(const struct ep_plt_totals *t)
+{
+	const struct ep_plt_object o = sums_of(t);
+
+	return json_bounds(&o);
 }
 
 const struct ep_plt_model ep_plt_model_object = {
 	.name = "object",
 	.source = "x86-64 psABI and AArch64 aaelf64: branch and GOT relocation types",
+	.one = "object",
+	.many = "objects",
 	.check = object_check,
 	.analyse = object_analyse,
+	.columns = object_columns,
+	.ncolumns = sizeof(object_columns) / sizeof(object_columns[0]),
+	.summary = object_summary,
+	.nsummary = sizeof(object_summary) / sizeof(object_summary[0]),
+	.summary_values = object_summary_values,
+	.print_detail = object_print_detail,
+	.print_totals = object_print_totals,
+	.json_detail = object_json_detail,
+	.json_section = object_json_section,
+	.detail_sums = object_detail_sums,
+	.json_totals = object_json_totals,
 };

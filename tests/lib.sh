@@ -54,6 +54,27 @@ jqr() {
 	"$JQ" -r "$2" "$1"
 }
 
+# jq definitions over an elfplt-plt/2 file object, the way elfplt-json(7)
+# tells a reader to find them:
+#   plt(G)    the PLT slots of group G ("core", "init", "module"):
+#             {kind, group, reserved, minimum}
+#   sized(N)  the section named N the loader sizes: {name, index, kind,
+#             group, reserved, minimum} bytes; null when it sizes none
+#   kernel    the kernel modelled and the model's rules in one object
+PLT2_JQ='def plt($g): [.slots.by_kind[] | select(.kind == "plt" and .group == $g)] | .[0];
+def sized($n): [.bytes.by_section[] | select(.name == $n)] | .[0];
+def kernel: .rules.kernel + (.rules | del(.kernel));'
+
+# An elfplt-plt/2 document's totals in one line, for a test's log.
+# shellcheck disable=SC2034
+TOTALS_LINE='.totals | "slots \(.slots.reserved), minimum \(.slots.minimum), bytes \(
+	.bytes.reserved), sorted \(.sort.full) -> \(.sort.loader)"'
+
+# jqp JSON FILTER: jqr with PLT2_JQ's definitions.
+jqp() {
+	"$JQ" -r "$PLT2_JQ $2" "$1"
+}
+
 # done_testing: exit 1 if any check failed.
 done_testing() {
 	if [ "$nfail" -ne 0 ]; then

@@ -104,6 +104,6 @@ check "stats: good files counted" "2 2" \
 	"$(jqr "$T/out" '"\(.files[0].relocations.total) \(.files[2].relocations.total)"')"
 run plt json "$T/xindex.o"
 check "plt: good files counted" "2 2" \
-	"$(jqr "$T/out" '[.files[0, 2].object.branch_relocations] | map(tostring) | join(" ")')"
+	"$(jqr "$T/out" '[.files[0, 2].detail.branch_relocations] | map(tostring) | join(" ")')"
 
 done_testing

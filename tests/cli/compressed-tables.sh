@@ -200,7 +200,7 @@ while read -r lo rt rd sy dbg; do
 			"$("$ELFPLT" plt --json "$ref" | "$JQ" -c '.files[0] | del(.path)')" \
 			"$("$ELFPLT" plt --json "$f" | "$JQ" -c '.files[0] | del(.path)')"
 		check "$name: plt branch relocations (the 100 R_X86_64_PLT32)" 100 \
-			"$("$ELFPLT" plt --json "$f" | "$JQ" .files[0].object.branch_relocations)"
+			"$("$ELFPLT" plt --json "$f" | "$JQ" .files[0].detail.branch_relocations)"
 	else
 		want_plt=0
 	fi

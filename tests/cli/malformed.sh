@@ -305,7 +305,7 @@ good_reported() {
 		;;
 	"plt json")
 		check "$3: good files' branch relocations" "$relocs $relocs" "$(jqr "$T/out" \
-			'[.files[0, 2].object.branch_relocations] | map(tostring) | join(" ")')"
+			'[.files[0, 2].detail.branch_relocations] | map(tostring) | join(" ")')"
 		;;
 	"load json")
 		check "$3: good files' sections and bytes" "3 $load_bytes 3 $load_bytes" \
@@ -400,7 +400,7 @@ for name in extnum.o xindex.o; do
 	check "stats $name: relocations" "$relocs" "$(jqr "$T/out" '.files[1].relocations.total')"
 	run plt json "$T/$name"
 	check "plt $name: branch relocations" "$relocs" \
-		"$(jqr "$T/out" '.files[1].object.branch_relocations')"
+		"$(jqr "$T/out" '.files[1].detail.branch_relocations')"
 	run load json "$T/$name"
 	check "load $name: sections and bytes" "3 $load_bytes" \
 		"$(jqr "$T/out" '.files[1] | "\(.sections) \(.bytes)"')"

@@ -19,25 +19,28 @@ sec() {
 }
 # groups: "core slots, core bytes, init slots, init bytes" of $j.
 groups() {
-	jqr "$j" '.files[0].groups | "\(.core.slots) \(.core.bytes) \(.init.slots) \(.init.bytes)"'
+	jqp "$j" '.files[0] | "\(plt("core").reserved) \(sized(".plt").reserved) \(
+		plt("init").reserved) \(sized(".init.plt").reserved)"'
 }
+# tramps: the bytes of the two trampoline sections; null when not sized.
 tramps() {
-	jqr "$j" '.files[0] | "\(.ftrace_trampoline.bytes) \(.init_ftrace_trampoline.bytes)"'
+	jqp "$j" '.files[0] | "\(sized(".text.ftrace_trampoline").reserved) \(
+		sized(".init.text.ftrace_trampoline").reserved)"'
 }
 
 # 6.12 from vermagic: KASLR no longer asked, NR_FTRACE_PLTS 1, both
 # trampolines 12 bytes; core 5 slots/72 bytes, init 2/36.
 "$ELFPLT" plt --json "$v612" >"$j" || fail "v612 exited $?"
-check "6.12: kernel" "6.12.117 vermagic" "$(jqr "$j" '.files[0].kernel | "\(.version) \(.from)"')"
+check "6.12: kernel" "6.12.117 vermagic" "$(jqp "$j" '.files[0] | kernel | "\(.version) \(.from)"')"
 check "6.12: vermagic string" "6.12.117+deb12-arm64 SMP mod_unload modversions aarch64" \
-	"$(jqr "$j" '.files[0].kernel.vermagic')"
+	"$(jqp "$j" '.files[0] | kernel | .vermagic')"
 check "6.12: options.kernel" auto "$(jqr "$j" '.files[0].options.kernel')"
-check "6.12: kaslr_applies" false "$(jqr "$j" '.files[0].kernel.kaslr_applies')"
-check "6.12: .rela.text slots (2 + 1 spare)" 3 "$(sec .rela.text slots)"
+check "6.12: kaslr_applies" false "$(jqp "$j" '.files[0] | kernel | .kaslr_applies')"
+check "6.12: .rela.text slots (2 + 1 spare)" 3 "$(sec .rela.text slots.reserved)"
 check "6.12: .rela.exit.text group (mod_unload)" core "$(sec .rela.exit.text group)"
 check "6.12: groups" "5 72 2 36" "$(groups)"
 check "6.12: trampolines 1 x 12 each" "12 12" "$(tramps)"
-check "6.12: sorted" "9 5" "$(jqr "$j" '.files[0].sorted | "\(.full) \(.partitioned)"')"
+check "6.12: sorted" "9 5" "$(jqr "$j" '.files[0].sort | "\(.full) \(.loader)"')"
 "$ELFPLT" plt "$v612" >"$T/v612.txt" || fail "v612 text exited $?"
 grep -q "; kernel 6.12.117 (vermagic), kaslr on (no effect from 6.7)" "$T/v612.txt" ||
 	fail "6.12 model line: $(head -1 "$T/v612.txt")"
@@ -49,25 +52,25 @@ grep -q "^  .init.text.ftrace_trampoline: 12 bytes" "$T/v612.txt" || fail "6.12 
 check "6.12 kaslr off: option recorded" false "$(jqr "$j" '.files[0].options.kaslr')"
 check "6.12 kaslr off: groups unchanged" "5 72 2 36" "$(groups)"
 check "6.12 kaslr off: sorted unchanged" "9 5" \
-	"$(jqr "$j" '.files[0].sorted | "\(.full) \(.partitioned)"')"
+	"$(jqr "$j" '.files[0].sort | "\(.full) \(.loader)"')"
 
 # 6.1 from vermagic: same slots with KASLR on, trampoline 2 x 12 = 24, the
 # init trampoline unknown to the loader (null).
 "$ELFPLT" plt --json "$v61" >"$j" || fail "v61 exited $?"
-check "6.1: kernel" "6.1 vermagic" "$(jqr "$j" '.files[0].kernel | "\(.version) \(.from)"')"
-check "6.1: kaslr_applies" true "$(jqr "$j" '.files[0].kernel.kaslr_applies')"
+check "6.1: kernel" "6.1 vermagic" "$(jqp "$j" '.files[0] | kernel | "\(.version) \(.from)"')"
+check "6.1: kaslr_applies" true "$(jqp "$j" '.files[0] | kernel | .kaslr_applies')"
 check "6.1: groups" "5 72 2 36" "$(groups)"
 check "6.1: trampolines" "24 null" "$(tramps)"
-v61_json=$(jqr "$j" '.files[0] | del(.path, .kernel, .options) | tostring')
+v61_json=$(jqr "$j" '.files[0] | del(.path, .rules.kernel, .options) | tostring')
 
 # --kernel=6.1 on the 6.12 module gives the 6.1 figures, named as the option.
 "$ELFPLT" plt --json --kernel=6.1 "$v612" >"$j" || fail "v612 --kernel=6.1 exited $?"
-check "--kernel=6.1: kernel" "6.1 option" "$(jqr "$j" '.files[0].kernel | "\(.version) \(.from)"')"
+check "--kernel=6.1: kernel" "6.1 option" "$(jqp "$j" '.files[0] | kernel | "\(.version) \(.from)"')"
 check "--kernel=6.1: options.kernel" 6.1 "$(jqr "$j" '.files[0].options.kernel')"
 check "--kernel=6.1: groups" "5 72 2 36" "$(groups)"
 check "--kernel=6.1: trampolines" "24 null" "$(tramps)"
 check "--kernel=6.1: the whole record as the 6.1 module's" "$v61_json" \
-	"$(jqr "$j" '.files[0] | del(.path, .kernel, .options) | tostring')"
+	"$(jqr "$j" '.files[0] | del(.path, .rules.kernel, .options) | tostring')"
 "$ELFPLT" plt --kernel=6.1 "$v612" >"$T/k61.txt" || fail "--kernel=6.1 text exited $?"
 grep -q "; kernel 6.1 (--kernel), kaslr on, erratum-843419 on" "$T/k61.txt" ||
 	fail "--kernel=6.1 model line: $(head -1 "$T/k61.txt")"
@@ -76,14 +79,14 @@ grep -q "; kernel 6.1 (--kernel), kaslr on, erratum-843419 on" "$T/k61.txt" ||
 "$ELFPLT" plt --json --kernel=6.1 --kaslr=off "$v612" >"$j" || fail "6.1 kaslr off exited $?"
 check "--kernel=6.1 kaslr off: groups" "0 12 0 12" "$(groups)"
 check "--kernel=6.1 kaslr off: sorted" "9 0" \
-	"$(jqr "$j" '.files[0].sorted | "\(.full) \(.partitioned)"')"
+	"$(jqr "$j" '.files[0].sort | "\(.full) \(.loader)"')"
 "$ELFPLT" plt --json --kaslr=off "$v61" >"$j" || fail "v61 kaslr off exited $?"
 check "6.1 vermagic kaslr off: groups" "0 12 0 12" "$(groups)"
 
 # No mod_unload: from v6.6 .exit.text fills the init PLT; 6.1 keeps it core.
 "$ELFPLT" plt --json "$nounload" >"$j" || fail "nounload exited $?"
 check "no mod_unload: flags" "false true" \
-	"$(jqr "$j" '.files[0].kernel | "\(.mod_unload) \(.exit_in_init)"')"
+	"$(jqp "$j" '.files[0] | kernel | "\(.mod_unload) \(.exit_in_init)"')"
 check "no mod_unload: .rela.exit.text group" init "$(sec .rela.exit.text group)"
 check "no mod_unload: groups" "3 48 4 60" "$(groups)"
 "$ELFPLT" plt --json --kernel=6.1 "$nounload" >"$j" || fail "nounload 6.1 exited $?"
@@ -92,7 +95,7 @@ check "no mod_unload, 6.1: groups" "5 72 2 36" "$(groups)"
 # A module without vermagic: v6.1 by default, and the report says so.
 "$ELFPLT" plt --json "$basic" >"$j" || fail "basic exited $?"
 check "no vermagic: kernel" "6.1 default null" \
-	"$(jqr "$j" '.files[0].kernel | "\(.version) \(.from) \(.vermagic)"')"
+	"$(jqp "$j" '.files[0] | kernel | "\(.version) \(.from) \(.vermagic)"')"
 "$ELFPLT" plt "$basic" >"$T/basic.txt" || fail "basic text exited $?"
 grep -q "; kernel 6.1 (default: no vermagic), kaslr on," "$T/basic.txt" ||
 	fail "default model line: $(head -1 "$T/basic.txt")"
@@ -105,15 +108,19 @@ done
 grep -q "from 5.8" "$T/err" || fail "usage message: $(cat "$T/err")"
 "$ELFPLT" plt --json --kernel=v6.12.3 "$v61" >"$j" || fail "--kernel=v6.12.3 exited $?"
 check "--kernel=v6.12.3" "6.12.3 option 12" \
-	"$(jqr "$j" '.files[0] | "\(.kernel.version) \(.kernel.from) \(.ftrace_trampoline.bytes)"')"
+	"$(jqp "$j" '.files[0] | "\(kernel.version) \(kernel.from) \(
+		sized(".text.ftrace_trampoline").reserved)"')"
 
 # Totals over the 6.12 and 6.1 modules: trampolines 12 + 12 (6.12) + 24
 # (6.1) = 48 bytes; both versions from vermagic; KASLR ignored by one.
 "$ELFPLT" plt --json "$v612" "$v61" >"$j" || fail "two modules exited $?"
-check "totals: trampoline bytes" 48 "$(jqr "$j" '.totals.ftrace_trampoline_bytes')"
+check "totals: trampoline bytes" 48 \
+	"$(jqr "$j" '[.totals.bytes.by_kind[] | select(.kind == "trampoline") | .reserved] | add')"
+check "totals: trampoline slots 1 + 1 + 2" 4 \
+	"$(jqr "$j" '[.totals.slots.by_kind[] | select(.kind == "trampoline") | .reserved] | add')"
 check "totals: kernels" "6.1 6.12.117 2 0 0 1" \
-	"$(jqr "$j" '.totals.kernels | "\(.oldest) \(.newest) \(.from.vermagic) \(.from.option) \(
-		.from.default) \(.kaslr_ignored)"')"
+	"$(jqr "$j" '.totals | "\(.kernels.oldest) \(.kernels.newest) \(.kernels.from.vermagic) \(
+		.kernels.from.option) \(.kernels.from.default) \(.by_model[0].detail.kaslr_ignored)"')"
 "$ELFPLT" plt "$v612" "$v61" "$basic" >"$T/three.txt" || fail "three modules exited $?"
 grep -q "^  kernels: 6.1 to 6.12.117 (2 from vermagic, 1 from the default (no vermagic));" \
 	"$T/three.txt" || fail "totals kernels line: $(grep kernels "$T/three.txt")"
@@ -126,9 +133,9 @@ grep -q "^  kernels: 6.1 to 6.12.117 (2 from vermagic, 1 from the default (no ve
 # trampoline, .rela.exit.text group of the no-mod_unload fixture.
 edge() {
 	"$ELFPLT" plt --json --kernel="$1" "$nounload" >"$j" || fail "--kernel=$1 exited $?"
-	jqr "$j" '.files[0] | "\(.kernel.kaslr_applies) \(.ftrace_trampoline.bytes) \(
-		.init_ftrace_trampoline.bytes) \(.sections[] | select(.name == ".rela.exit.text")
-		| .group)"'
+	jqp "$j" '.files[0] | "\(kernel.kaslr_applies) \(sized(".text.ftrace_trampoline").reserved) \(
+		sized(".init.text.ftrace_trampoline").reserved) \(.sections[] |
+		select(.name == ".rela.exit.text") | .group)"'
 }
 check "5.8" "true 24 null core" "$(edge 5.8)"
 check "6.1.160" "true 24 null core" "$(edge 6.1.160)"
@@ -152,6 +159,6 @@ rc=0
 check "non-UTF-8 vermagic: exit status" 0 "$rc"
 check "non-UTF-8 vermagic: kernel.vermagic" \
 	"6.12.117+deb12-arm64?SMP mod_unload modversions aarch64" \
-	"$(jqr "$T/ff.json" '.files[0].kernel.vermagic')"
-check "non-UTF-8 vermagic: kernel.version" 6.12.117 "$(jqr "$T/ff.json" '.files[0].kernel.version')"
+	"$(jqp "$T/ff.json" '.files[0] | kernel.vermagic')"
+check "non-UTF-8 vermagic: kernel.version" 6.12.117 "$(jqp "$T/ff.json" '.files[0] | kernel.version')"
 done_testing

@@ -12,16 +12,22 @@ j=$T/out.json
 
 "$ELFPLT" plt --json "$x86" "$a64" "$linked" "$riscv" >"$j" || fail "exit status $?"
 check "x86 model" object "$(jqr "$j" '.files[0].model')"
-check "x86 object" "4 3 2 3 2" "$(jqr "$j" '.files[0].object |
+check "x86 object" "4 3 2 3 2" "$(jqr "$j" '.files[0].detail |
 	"\(.branch_relocations) \(.undefined_branches) \(.plt_slots_max) \(.got_relocations) \(.got_entries_max)"')"
-check "x86 groups null" null "$(jqr "$j" '.files[0].groups')"
-check "a64 object" "4 3 2 1 1" "$(jqr "$j" '.files[1].object |
+check "x86: object slots, PLT and GOT, as bounds" "2 2 2 2" "$(jqr "$j" '.files[0].slots.by_kind |
+	map("\(.reserved) \(.minimum)") | join(" ")')"
+check "x86: no section sized" "0 0" "$(jqr "$j" '.files[0].bytes | "\(.reserved) \(.by_section | length)"')"
+check "x86: no sort" null "$(jqr "$j" '.files[0].sort')"
+check "a64 object" "4 3 2 1 1" "$(jqr "$j" '.files[1].detail |
 	"\(.branch_relocations) \(.undefined_branches) \(.plt_slots_max) \(.got_relocations) \(.got_entries_max)"')"
 check "linked model" linked "$(jqr "$j" '.files[2].model')"
-check "linked counts" "3 2 1 2" "$(jqr "$j" '.files[2].linked |
+check "linked counts" "3 2 1 2" "$(jqr "$j" '.files[2].detail |
 	"\(.plt_slots) \(.jump_slot) \(.irelative) \(.got_entries_glob_dat)"')"
-check "linked sizes" "64 48 16 40" "$(jqr "$j" '.files[2].linked |
+check "linked sizes" "64 48 16 40" "$(jqr "$j" '.files[2].detail |
 	"\(.plt_bytes) \(.plt_sec_bytes) \(.got_bytes) \(.got_plt_bytes)"')"
+check "linked slots: 3 PLT, 2 GLOB_DAT" "3 2" "$(jqr "$j" '.files[2].slots.by_kind |
+	map(.reserved) | join(" ")')"
+check "linked bytes: 64 + 48 + 16 + 40" 168 "$(jqr "$j" '.files[2].bytes.reserved')"
 check "riscv: no model" null "$(jqr "$j" '.files[3].model')"
 check "riscv: a note" true "$(jqr "$j" '.files[3].note | length > 0')"
 check "not_covered" 1 "$(jqr "$j" .totals.not_covered)"
@@ -29,7 +35,7 @@ check "not_covered" 1 "$(jqr "$j" .totals.not_covered)"
 # --model=arm64-module counts an AArch64 object as if the loader read it.
 "$ELFPLT" plt --json --model=arm64-module "$a64" >"$j" || fail "forced exit $?"
 check "forced arm64-module" "arm64-module 4 4" \
-	"$(jqr "$j" '.files[0] | "\(.model) \(.groups.core.slots) \(.groups.core.slots_minimal)"')"
+	"$(jqp "$j" '.files[0] | "\(.model) \(plt("core").reserved) \(plt("core").minimum)"')"
 check "forced on x86: a note, no model" null \
 	"$("$ELFPLT" plt --json --model=arm64-module "$x86" | "$JQ" -r '.files[0].model')"
 

@@ -21,16 +21,16 @@ j=$T/on.json
 n=$(find "$dir" -name '*.ko.xz' | wc -l)
 check "every module analysed" "$n" "$(jqr "$j" '.files | length')"
 check "every module modelled as its vermagic's 6.12" "$n" \
-	"$(jqr "$j" '[.files[] | select(.kernel.from == "vermagic" and
-		(.kernel.version | startswith("6.12.")))] | length')"
+	"$(jqr "$j" '[.files[] | select(.rules.kernel.from == "vermagic" and
+		(.rules.kernel.version | startswith("6.12.")))] | length')"
 check "KASLR does not apply to any" 0 \
-	"$(jqr "$j" '[.files[] | select(.kernel.kaslr_applies)] | length')"
+	"$(jqr "$j" '[.files[] | select(.rules.kaslr_applies)] | length')"
 check "no .text.ftrace_trampoline other than 12 bytes" 0 \
-	"$(jqr "$j" '[.files[] | select(.ftrace_trampoline != null and
-		.ftrace_trampoline.bytes != 12)] | length')"
+	"$(jqp "$j" '[.files[] | select(sized(".text.ftrace_trampoline") != null and
+		sized(".text.ftrace_trampoline").reserved != 12)] | length')"
 check "no .init.text.ftrace_trampoline other than 12 bytes" 0 \
-	"$(jqr "$j" '[.files[] | select(.init_ftrace_trampoline != null and
-		.init_ftrace_trampoline.bytes != 12)] | length')"
+	"$(jqp "$j" '[.files[] | select(sized(".init.text.ftrace_trampoline") != null and
+		sized(".init.text.ftrace_trampoline").reserved != 12)] | length')"
 
 # Every 40th module (sorted paths): which trampolines readelf sees, against
 # what elfplt sized ("-" absent).
@@ -43,8 +43,9 @@ while read -r f; do
 		$2 == ".init.text.ftrace_trampoline" || $3 == ".init.text.ftrace_trampoline" { i = 12 }
 		END { print p "\t" (t ? t : "-") "\t" (i ? i : "-") }'
 done <"$T/sample" | LC_ALL=C sort >"$T/readelf.tsv"
-"$JQ" -r --arg d "$dir/" '.files[] | "\(.path | ltrimstr($d) | rtrimstr(".xz"))\t\(
-	.ftrace_trampoline.bytes // "-")\t\(.init_ftrace_trampoline.bytes // "-")"' "$j" |
+"$JQ" -r --arg d "$dir/" "$PLT2_JQ"' .files[] | "\(.path | ltrimstr($d) | rtrimstr(".xz"))\t\(
+	sized(".text.ftrace_trampoline").reserved // "-")\t\(
+	sized(".init.text.ftrace_trampoline").reserved // "-")"' "$j" |
 	LC_ALL=C sort >"$T/all.tsv"
 cut -f1 "$T/readelf.tsv" >"$T/names"
 grep -F -f "$T/names" "$T/all.tsv" | LC_ALL=C sort >"$T/elfplt.tsv"
@@ -68,17 +69,19 @@ if cmp -s "$T/on.norm" "$T/off.norm"; then
 else
 	fail "--kaslr=off changed figures on 6.12 modules"
 fi
-check "slots were counted at all" 1 "$(jqr "$j" 'if .totals.slots > 0 then 1 else 0 end')"
+check "slots were counted at all" 1 "$(jqr "$j" 'if .totals.slots.reserved > 0 then 1 else 0 end')"
 
 # --kernel=6.1 on the same modules: 24-byte trampolines, the init one unsized,
 # and --kaslr now counts.
 "$ELFPLT" plt --json --kernel=6.1 "$dir" >"$T/k61.json" || fail "--kernel=6.1 exited $?"
 check "--kernel=6.1: 24-byte trampolines where 6.12 has 12" \
-	"$(jqr "$j" '[.files[] | select(.ftrace_trampoline.bytes == 12)] | length')" \
-	"$(jqr "$T/k61.json" '[.files[] | select(.ftrace_trampoline.bytes == 24)] | length')"
+	"$(jqp "$j" '[.files[] | select(sized(".text.ftrace_trampoline").reserved == 12)] | length')" \
+	"$(jqp "$T/k61.json" '[.files[] | select(sized(".text.ftrace_trampoline").reserved == 24)] |
+		length')"
 check "--kernel=6.1: no init trampoline sized" 0 \
-	"$(jqr "$T/k61.json" '[.files[] | select(.init_ftrace_trampoline != null)] | length')"
-echo "totals 6.12: $(jqr "$j" '.totals | "slots \(.slots), minimal \(.slots_minimal), bytes \(.bytes), sorted \(.sorted.full) -> \(.sorted.partitioned)"')"
-echo "totals --kernel=6.1: $(jqr "$T/k61.json" '.totals | "slots \(.slots), minimal \(.slots_minimal), bytes \(.bytes), sorted \(.sorted.full) -> \(.sorted.partitioned)"')"
+	"$(jqp "$T/k61.json" '[.files[] | select(sized(".init.text.ftrace_trampoline") != null)] |
+		length')"
+echo "totals 6.12: $(jqr "$j" "$TOTALS_LINE")"
+echo "totals --kernel=6.1: $(jqr "$T/k61.json" "$TOTALS_LINE")"
 
 done_testing

@@ -22,17 +22,18 @@ check "every module is an arm64-module" "$n" \
 	"$(jqr "$j" '[.files[] | select(.model == "arm64-module")] | length')"
 check "no errors" 0 "$(jqr "$j" '[.files[] | select(.error)] | length')"
 check "minimum <= loader slots, every section" 0 \
-	"$(jqr "$j" '[.files[].sections[] | select(.slots_minimal > .slots)] | length')"
+	"$(jqr "$j" '[.files[].sections[] | select(.slots.minimum > .slots.reserved)] | length')"
 check "minimum <= loader slots, every group" 0 \
-	"$(jqr "$j" '[.files[].groups[] | select(.slots_minimal > .slots)] | length')"
+	"$(jqr "$j" '[.files[].slots.by_kind[] | select(.minimum > .reserved)] | length')"
 check "partitioned <= full, every section" 0 \
-	"$(jqr "$j" '[.files[].sections[] | select(.sorted_partitioned > .sorted_full)] | length')"
+	"$(jqr "$j" '[.files[].sections[] | select(.sort.loader > .sort.full)] | length')"
 check "bytes = (slots + 1) x 12" 0 \
-	"$(jqr "$j" '[.files[].groups[] | select(.bytes != (.slots + 1) * 12)] | length')"
+	"$(jqp "$j" '[.files[] | (plt("core").reserved + 1) * 12 != sized(".plt").reserved,
+		(plt("init").reserved + 1) * 12 != sized(".init.plt").reserved | select(.)] | length')"
 check "a leftover only where every relocation needs a slot" 0 \
-	"$(jqr "$j" '[.files[].sections[] | select(.partition_leftover and
-		.plt_relocations != .relocations)] | length')"
-echo "totals: $(jqr "$j" '.totals | "slots \(.slots), minimal \(.slots_minimal), sorted \(.sorted.full) -> \(.sorted.partitioned)"')"
+	"$(jqr "$j" '[.files[].sections[] | select(.detail.partition_leftover and
+		.needed != .relocations)] | length')"
+echo "totals: $(jqr "$j" "$TOTALS_LINE")"
 
 # --summary: one row per module, each named apart from the others below the
 # directory they share (the walk finds them all under $dir/kernel/).
@@ -45,8 +46,9 @@ check "summary: a distinct row per module" "$n" \
 	"$(awk 'NR > 3 && /^$/ { exit } NR > 3 { print $1 }' "$T/summary.txt" | sort -u | wc -l)"
 
 "$ELFPLT" plt --json --kaslr=off --erratum-843419=off "$dir" >"$j" || fail "off/off exited $?"
-check "KASLR off, erratum off: no slots at all" 0 "$(jqr "$j" .totals.slots)"
-check "KASLR off: nothing sorted" 0 "$(jqr "$j" .totals.sorted.partitioned)"
+check "KASLR off, erratum off: no PLT slots at all" 0 \
+	"$(jqr "$j" '[.totals.slots.by_kind[] | select(.kind == "plt") | .reserved] | add')"
+check "KASLR off: nothing sorted" 0 "$(jqr "$j" .totals.sort.loader)"
 
 # The loader's count from readelf text: prints "CORE INIT CORE_MIN INIT_MIN".
 derive() {
@@ -150,8 +152,8 @@ derive() {
 f=$(find "$dir" -path '*/fs/smb/common/cifs_md4.ko' | head -n 1)
 if [ -n "$f" ]; then
 	check "cifs_md4.ko by hand: core slots, minimal, init" "4 3 0" \
-		"$("$ELFPLT" plt --json "$f" | "$JQ" -r '.files[0].groups |
-			"\(.core.slots) \(.core.slots_minimal) \(.init.slots)"')"
+		"$("$ELFPLT" plt --json "$f" | "$JQ" -r "$PLT2_JQ"' .files[0] |
+			"\(plt("core").reserved) \(plt("core").minimum) \(plt("init").reserved)"')"
 fi
 
 for m in fs/smb/common/cifs_md4.ko drivers/usb/serial/xr_serial.ko fs/fat/fat.ko net/ipv4/ip_tunnel.ko drivers/net/dummy.ko crypto/sha512_generic.ko \
@@ -159,8 +161,9 @@ for m in fs/smb/common/cifs_md4.ko drivers/usb/serial/xr_serial.ko fs/fat/fat.ko
 	f=$(find "$dir" -path "*/$m" | head -n 1)
 	[ -n "$f" ] || { echo "note: $m not in this kernel"; continue; }
 	want=$(derive "$f")
-	got=$("$ELFPLT" plt --json "$f" | "$JQ" -r '.files[0].groups |
-		"\(.core.slots) \(.init.slots) \(.core.slots_minimal) \(.init.slots_minimal)"')
+	got=$("$ELFPLT" plt --json "$f" | "$JQ" -r "$PLT2_JQ"' .files[0] |
+		"\(plt("core").reserved) \(plt("init").reserved) \(plt("core").minimum) \(
+		plt("init").minimum)"')
 	check "$m core init core_min init_min (awk over readelf -srSW)" "$want" "$got"
 done
 done_testing
