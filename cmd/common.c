@@ -11,7 +11,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
@@ -19,6 +18,7 @@
 #include <unistd.h>
 
 #include "cmd/elfplt.h"
+#include "cmd/progress.h"
 #include "lib/load.h"
 #include "lib/report.h"
 
@@ -397,98 +397,6 @@ unsigned int ep_jobs_default(void)
 	return n > EP_JOBS_MAX ? EP_JOBS_MAX : (unsigned int)n;
 }
 
-/*
- * The progress bar: one line on stderr, "[####......]  N/TOTAL files  P%
- * R files/s", redrawn in place with '\r' by the calling process only.  It
- * shows on a terminal (stderr) only, for a run of more than one file, and
- * only once the run has taken PROGRESS_DELAY_NS: a quick run stays silent.
- * ELFPLT_PROGRESS_DELAY_MS sets that delay, for the tests to see a bar on a
- * few small files.  A bar on the line is erased (\r, then ESC [ K: erase to
- * the end of the line) before any message, so none is printed after half a
- * bar, and before the loop returns.
- */
-#define PROGRESS_DELAY_NS  500000000ull /* about half a second */
-#define PROGRESS_PERIOD_NS 100000000ull /* at most 10 redraws a second */
-#define PROGRESS_BAR	   24		/* characters between the brackets */
-
-struct progress {
-	bool on;	   /* may draw: stderr a terminal, more than one file, no --quiet */
-	bool shown;	   /* a bar is on stderr's line now */
-	bool out_tty;	   /* the report goes to a terminal too */
-	size_t total;	   /* files in the run */
-	uint64_t start_ns; /* CLOCK_MONOTONIC */
-	uint64_t next_ns;  /* no bar, or no redraw, before this */
-};
-
-static void progress_start(struct progress *p, const struct ep_global *g, size_t total)
-{
-	const char *env = getenv("ELFPLT_PROGRESS_DELAY_MS");
-	uint64_t delay_ns = PROGRESS_DELAY_NS;
-	char *end;
-
-	memset(p, 0, sizeof(*p));
-	p->total = total;
-	p->out_tty = g->out && isatty(fileno(g->out));
-	/*
-	 * JSON on a terminal leaves lines half written between files (the comma
-	 * comes with the next one): a bar there would overwrite them.
-	 */
-	p->on = !g->quiet && total > 1 && isatty(STDERR_FILENO) &&
-		!(p->out_tty && g->format == EP_FORMAT_JSON);
-	if (env && *env) {
-		unsigned long ms = strtoul(env, &end, 10);
-
-		if (!*end)
-			delay_ns = (uint64_t)ms * 1000000;
-	}
-	p->start_ns = ep_monotonic_ns();
-	p->next_ns = p->start_ns + delay_ns;
-}
-
-/* Erase the bar, if one is on the line. */
-static void progress_clear(struct progress *p)
-{
-	if (!p->shown)
-		return;
-	fputs("\r\033[K", stderr);
-	p->shown = false;
-}
-
-/* done of total files are through: redraw the bar if it is time. */
-static void progress_update(struct progress *p, size_t done)
-{
-	char bar[PROGRESS_BAR + 1], line[160];
-	uint64_t now, rate, elapsed;
-	struct winsize ws;
-	size_t width = 80, fill, len;
-
-	if (!p->on || done >= p->total)
-		return;
-	now = ep_monotonic_ns();
-	if (now < p->next_ns)
-		return;
-	p->next_ns = now + PROGRESS_PERIOD_NS;
-	elapsed = now - p->start_ns;
-	rate = elapsed ? (uint64_t)((double)done * 1e9 / (double)elapsed) : 0;
-	fill = done * PROGRESS_BAR / p->total;
-	memset(bar, '#', fill);
-	memset(bar + fill, '.', PROGRESS_BAR - fill);
-	bar[PROGRESS_BAR] = '\0';
-	len = (size_t)snprintf(line, sizeof(line),
-			       "\r[%s] %zu/%zu files %3zu%% %" PRIu64 " files/s", bar, done,
-			       p->total, done * 100 / p->total, rate);
-	if (len >= sizeof(line))
-		len = sizeof(line) - 1;
-	/* A line as wide as the terminal wraps, and '\r' would go back to the wrong one. */
-	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1)
-		width = ws.ws_col;
-	if (len > width) /* the '\r' takes no column */
-		len = width;
-	memcpy(line + len, "\033[K", 4);
-	fputs(line, stderr);
-	p->shown = true;
-}
-
 /* What one input came to, until its turn to be emitted. */
 struct outcome {
 	int rc;	      /* 0, or a negative ep_errcode with err filled */
@@ -509,9 +417,9 @@ struct run {
 	ep_emit_fn emit;
 	ep_error_fn on_error;
 	void *ctx;
-	FILE *out;		    /* the report */
-	struct progress *progress;  /* the calling process's; workers never draw */
-	struct ep_inode_set **seen; /* the files taken so far; NULL in a worker */
+	FILE *out;		      /* the report */
+	struct ep_progress *progress; /* the calling process's; workers never draw */
+	struct ep_inode_set **seen;   /* the files taken so far; NULL in a worker */
 };
 
 /*
@@ -660,7 +568,7 @@ static bool finish(const struct run *r, size_t i, struct outcome *o)
 	if (o->rc == 0) {
 		/* The report and the bar on one terminal: the report's lines go first. */
 		if (r->progress->out_tty)
-			progress_clear(r->progress);
+			ep_progress_clear(r->progress);
 		o->rc = r->emit(shown, o->result, o->result_len, r->ctx, &o->err);
 		if (r->progress->out_tty)
 			fflush(r->out);
@@ -669,7 +577,7 @@ static bool finish(const struct run *r, size_t i, struct outcome *o)
 	o->result = NULL;
 	ok = o->rc == 0 || o->quiet;
 	if (!ok) {
-		progress_clear(r->progress);
+		ep_progress_clear(r->progress);
 		fprintf(stderr, "elfplt: %s\n", o->err.message);
 		r->on_error(shown, &o->err, r->ctx);
 	}
@@ -1092,7 +1000,7 @@ int ep_for_each_image_jobs(const struct ep_global *g, const char *const *paths, 
 {
 	struct ep_pathlist pl = { 0 };
 	struct ep_error err = { 0 };
-	struct progress progress = { 0 };
+	struct ep_progress progress = { 0 };
 	struct ep_inode_set *seen = NULL;
 	struct run r = { &pl, populate, compute, emit, on_error, ctx, g->out, &progress, &seen };
 	unsigned int jobs = g->jobs ? g->jobs : ep_jobs_default();
@@ -1140,7 +1048,7 @@ int ep_for_each_image_jobs(const struct ep_global *g, const char *const *paths, 
 			pool = NULL;
 		}
 	}
-	progress_start(&progress, g, pl.count);
+	ep_progress_start(&progress, g, pl.count);
 	for (i = 0; i < pl.count; i++) {
 		if (pool && take(pool, &r, i, &o)) {
 			/* A worker's: the main process knows which link was taken. */
@@ -1167,9 +1075,9 @@ int ep_for_each_image_jobs(const struct ep_global *g, const char *const *paths, 
 			if (!finish(&r, i, &o))
 				status = EP_EXIT_FAILED;
 		}
-		progress_update(&progress, i + 1);
+		ep_progress_update(&progress, i + 1);
 	}
-	progress_clear(&progress);
+	ep_progress_clear(&progress);
 	if (pool)
 		stop_workers(pool);
 	for (a = 0; a < n; a++) {
