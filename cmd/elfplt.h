@@ -17,6 +17,8 @@
 #include "lib/elf.h"
 #include "lib/input.h"
 
+#include "cmd/output.h"
+
 /* Exit status: every input analysed; some input failed; usage error. */
 enum { EP_EXIT_OK = 0, EP_EXIT_FAILED = 1, EP_EXIT_USAGE = 2 };
 
@@ -81,36 +83,6 @@ int ep_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(
  * does).  Returns EP_EXIT_USAGE.
  */
 int ep_bad_option(const char *cmd, int c, char **argv);
-
-/*
- * Open g->out: stdout, or -o FILE.  Refuses (EP_EXIT_USAGE, after a usage
- * error) a FILE that is one of the inputs in, or an ELF file below an input
- * directory, since opening it would truncate it.  Returns 0, or
- * EP_EXIT_FAILED after a message when FILE cannot be opened for writing.
- */
-int ep_output_open(struct ep_global *g, const struct ep_paths *in);
-
-/* Flush and close g->out.  Returns 0, or EP_EXIT_FAILED after a message. */
-int ep_output_close(struct ep_global *g);
-
-/*
- * Render text into memory: print(f, arg) writes to a memory stream f, and
- * *out (malloc'd, NUL-terminated, for the caller to free) gets what it
- * wrote, *out_len its length in bytes.  For a command's compute_file(),
- * which may run in a worker process and hands its output back as bytes.
- * Returns 0, or -EP_ENOMEM with *out NULL and *out_len 0.
- */
-int ep_render_text(void (*print)(FILE *f, const void *arg), const void *arg, char **out,
-		   size_t *out_len);
-
-/*
- * The same for JSON: o (a command's files[] entry; NULL when building it ran
- * out of memory) dumped as ep_json_dump_at(o, 2, ...) does, into *out
- * (malloc'd, for the caller to free), its length in bytes in *out_len.
- * Takes the caller's reference to o.  Returns 0, or -EP_ENOMEM with *out
- * NULL and *out_len 0.
- */
-int ep_render_json(json_t *o, char **out, size_t *out_len);
 
 /*
  * Show manual page page(section) with man(1): the build tree's copy when
