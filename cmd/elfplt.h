@@ -3,9 +3,12 @@
 #define ELFPLT_CMD_H
 
 /*
- * What every subcommand shares: the command table entry, the global options
- * (--format=text|json, --json, -o FILE, -j N, --quiet) and the loop over
- * input files that reports a bad file and goes on with the others.
+ * What every subcommand shares: the command table entry and the global
+ * options (--format=text|json, --json, -o FILE, -j N, --quiet, --max-size),
+ * handled by the dispatcher (cmd/elfplt.c); the end of every command's
+ * option parsing and its PATH operands (cmd/options.c).  It includes the
+ * run over the input files (cmd/jobs.h) and where the report goes
+ * (cmd/output.h), which every command uses too.
  */
 
 #include <getopt.h>
@@ -60,12 +63,26 @@ struct ep_paths;
 /* Short options of EP_GLOBAL_LONGOPTS, to prepend to a command's own. */
 #define EP_GLOBAL_SHORTOPTS ":ho:j:q"
 
+/* cmd/elfplt.c, the dispatcher: */
+
 /*
  * Handle a global option returned by getopt_long(): --format, --json, -o and
  * --max-size (which sets ep_input_set_max_size()).  Returns 1 when handled,
  * 0 when c is not a global option, -1 after printing a usage error.
  */
 int ep_global_option(struct ep_global *g, int c, const char *arg);
+
+/*
+ * Show manual page page(section) with man(1): the build tree's copy when
+ * there is one, else the installed page.  Returns only on failure, with an
+ * exit status.
+ */
+int ep_show_man_page(const char *page, int section);
+
+/* Show elfplt-<cmd>(1), or elfplt(1) when cmd is NULL. */
+int ep_show_man(const char *cmd);
+
+/* cmd/options.c, the end of every command's option parsing: */
 
 /*
  * The end of every command's getopt_long() switch, for what is not the
@@ -84,16 +101,6 @@ int ep_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(
  * does).  Returns EP_EXIT_USAGE.
  */
 int ep_bad_option(const char *cmd, int c, char **argv);
-
-/*
- * Show manual page page(section) with man(1): the build tree's copy when
- * there is one, else the installed page.  Returns only on failure, with an
- * exit status.
- */
-int ep_show_man_page(const char *page, int section);
-
-/* Show elfplt-<cmd>(1), or elfplt(1) when cmd is NULL. */
-int ep_show_man(const char *cmd);
 
 /* The inputs of a command: its PATH operands, or the default. */
 struct ep_paths {
