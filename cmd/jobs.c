@@ -118,19 +118,11 @@ static const char *shown_name(const char *path, char **clean)
 	return *clean;
 }
 
-/*
- * In the main process, in input order: whether input i, which opened as
- * o says, is a file the walk reached before by another hard link (the
- * first name in the walk's order is the one reported).  A named file is
- * always taken, and marks the file as taken.  The report's own file, found
- * by a walk, counts as taken too (in a worker as well): it is no input.
- */
+/* The input that opened as o says is the report's own file (ep_output_is_report()). */
 static bool is_report_file(const struct outcome *o)
 {
 	return o->has_id && ep_output_is_report(o->dev, o->ino);
 }
-
-static bool taken_before(const struct run *r, size_t i, const struct outcome *o);
 
 /*
  * A worker's own set of what it opened, for it to pass over a file it has
@@ -156,6 +148,13 @@ static uint64_t id_offset(const struct run *r, size_t i)
 	return m->archive && !m->error ? m->offset : 0;
 }
 
+/*
+ * In the main process, in input order: whether input i, which opened as
+ * o says, is a file the walk reached before by another hard link (the
+ * first name in the walk's order is the one reported).  A named file is
+ * always taken, and marks the file as taken.  The report's own file, found
+ * by a walk, counts as taken too (in a worker as well): it is no input.
+ */
 static bool taken_before(const struct run *r, size_t i, const struct outcome *o)
 {
 	if (r->pl->walked[i] && is_report_file(o))
@@ -673,99 +672,66 @@ static bool expand_here(const struct run *r, size_t i, bool *found)
 	return ok;
 }
 
-int ep_for_each_image_jobs(const struct ep_global *g, const char *const *paths, size_t n,
-			   bool populate, ep_compute_fn compute, ep_emit_fn emit,
-			   ep_error_fn on_error, void *ctx)
+/*
+ * A run's PATH operands, each expanded to a run of inputs of its own, so
+ * that a PATH which yields no ELF file at all (an empty or mistyped tree)
+ * can be named once every file has been seen.
+ */
+struct operands {
+	size_t n;	   /* PATHs */
+	size_t *ends;	   /* PATH a's inputs end before input ends[a] */
+	bool *found;	   /* PATH a held an ELF file */
+	bool *read_before; /* PATH a held files read before under another PATH or name */
+};
+
+/*
+ * Expand paths[0..n) into pl one PATH at a time, noting in ops where each
+ * one's inputs end.  Returns EP_EXIT_OK, or EP_EXIT_FAILED after a message
+ * (ops and pl then hold what was done, for operands_free() and
+ * ep_pathlist_free()).
+ */
+static int operands_expand(struct operands *ops, struct ep_pathlist *pl, const char *const *paths,
+			   size_t n)
 {
-	struct ep_pathlist pl = { 0 };
 	struct ep_error err = { 0 };
-	struct ep_progress progress = { 0 };
-	struct ep_inode_set *seen = NULL;
-	struct run r = { &pl, populate, compute, emit, on_error, ctx, g->out, &progress, &seen };
-	unsigned int jobs = g->jobs ? g->jobs : ep_jobs_default();
-	struct pool *pool = NULL;
-	int status = EP_EXIT_OK;
-	struct outcome o;
-	size_t i, a = 0, *ends;
-	bool *found, *read_before;
+	size_t a;
 
-	nskipped = 0;
-	/*
-	 * One PATH at a time, so that a PATH which yields no ELF file at all (an
-	 * empty or mistyped tree) can be named once every file has been seen.
-	 */
-	ends = calloc(n ? n : 1, sizeof(*ends));
-	found = calloc(n ? n : 1, sizeof(*found));
-	read_before = calloc(n ? n : 1, sizeof(*read_before));
-	if (!ends || !found || !read_before) {
+	ops->n = n;
+	ops->ends = calloc(n ? n : 1, sizeof(*ops->ends));
+	ops->found = calloc(n ? n : 1, sizeof(*ops->found));
+	ops->read_before = calloc(n ? n : 1, sizeof(*ops->read_before));
+	if (!ops->ends || !ops->found || !ops->read_before) {
 		fputs("elfplt: out of memory\n", stderr);
-		status = EP_EXIT_FAILED;
-		goto out;
+		return EP_EXIT_FAILED;
 	}
-	for (i = 0; i < n; i++) {
-		if (ep_pathlist_expand(&pl, paths + i, 1, &err)) {
-			fprintf(stderr, "elfplt: %s\n", err.message);
-			status = EP_EXIT_FAILED;
-			goto out;
-		}
-		ends[i] = pl.count;
-	}
-	if (jobs > EP_JOBS_MAX)
-		jobs = EP_JOBS_MAX;
-	if (jobs > pl.count)
-		jobs = (unsigned int)pl.count;
-	if (jobs > 1)
-		pool = calloc(1, sizeof(*pool));
-	if (pool) {
-		/* What is buffered must not be written again by a worker's copy. */
-		fflush(NULL);
-		pool->started = start_workers(&r, pool, jobs);
-		if (pool->started < jobs) {
-			/* Fewer than asked for: do without, as with one job. */
-			stop_workers(pool);
-			free(pool);
-			pool = NULL;
-		}
-	}
-	ep_progress_start(&progress, g, pl.count);
-	for (i = 0; i < pl.count; i++) {
-		if (pool && take(pool, &r, i, &o)) {
-			/* A worker's: the main process knows which link was taken. */
-			if (taken_before(&r, i, &o))
-				o.dup = true;
-		} else {
-			/* One job, or a worker died: here, in order. */
-			process(&r, i, &o);
-		}
-		while (a < n && i >= ends[a])
-			a++;
-		if (o.dup) {
-			if (a < n && !is_report_file(&o))
-				read_before[a] = true;
-			free(o.result);
-		} else if (o.archive) {
-			if (!expand_here(&r, i, a < n ? &found[a] : NULL))
-				status = EP_EXIT_FAILED;
-		} else {
-			if (a < n && !o.quiet)
-				found[a] = true;
-			if (o.quiet)
-				nskipped++;
-			if (!finish(&r, i, &o))
-				status = EP_EXIT_FAILED;
-		}
-		ep_progress_update(&progress, i + 1);
-	}
-	ep_progress_clear(&progress);
-	if (pool)
-		stop_workers(pool);
 	for (a = 0; a < n; a++) {
-		char *clean;
+		if (ep_pathlist_expand(pl, paths + a, 1, &err)) {
+			fprintf(stderr, "elfplt: %s\n", err.message);
+			return EP_EXIT_FAILED;
+		}
+		ops->ends[a] = pl->count;
+	}
+	return EP_EXIT_OK;
+}
 
-		if (found[a])
+static void operands_free(struct operands *ops)
+{
+	free(ops->ends);
+	free(ops->found);
+	free(ops->read_before);
+}
+
+/* Name on stderr each PATH of paths[0..ops->n) that held no ELF file. */
+static void operands_report_empty(const struct operands *ops, const char *const *paths)
+{
+	char *clean;
+	size_t a;
+
+	for (a = 0; a < ops->n; a++) {
+		if (ops->found[a])
 			continue;
 		/* A PATH inside another, or hard links: its files are not missing. */
-		if (read_before[a])
+		if (ops->read_before[a])
 			fprintf(stderr,
 				"elfplt: note: %s: no ELF files found that were not already "
 				"read under another PATH or name\n",
@@ -775,11 +741,107 @@ int ep_for_each_image_jobs(const struct ep_global *g, const char *const *paths, 
 				shown_name(paths[a], &clean));
 		free(clean);
 	}
-out:
+}
+
+/*
+ * The workers for r's inputs: jobs of them (0: ep_jobs_default()), at most
+ * EP_JOBS_MAX and one per input.  Returns the pool, or NULL for the calling
+ * process to do everything: one job, or not all of the workers started.
+ */
+static struct pool *pool_start(const struct run *r, unsigned int jobs)
+{
+	struct pool *pool;
+
+	if (!jobs)
+		jobs = ep_jobs_default();
+	if (jobs > EP_JOBS_MAX)
+		jobs = EP_JOBS_MAX;
+	if (jobs > r->pl->count)
+		jobs = (unsigned int)r->pl->count;
+	if (jobs <= 1)
+		return NULL;
+	pool = calloc(1, sizeof(*pool));
+	if (!pool)
+		return NULL;
+	/* What is buffered must not be written again by a worker's copy. */
+	fflush(NULL);
+	pool->started = start_workers(r, pool, jobs);
+	if (pool->started < jobs) {
+		/* Fewer than asked for: do without, as with one job. */
+		stop_workers(pool);
+		free(pool);
+		return NULL;
+	}
+	return pool;
+}
+
+/*
+ * Input i, of PATH a of ops (ops->n: of none), in its turn: its outcome
+ * from the worker that has it, or done here; then passed over (a file
+ * taken before), analysed member by member (an archive a walk found) or
+ * emitted.  Returns false when it, or a member of it, failed.
+ */
+static bool run_one(const struct run *r, struct pool *pool, size_t i, struct operands *ops,
+		    size_t a)
+{
+	struct outcome o;
+
+	if (pool && take(pool, r, i, &o)) {
+		/* A worker's: the main process knows which link was taken. */
+		if (taken_before(r, i, &o))
+			o.dup = true;
+	} else {
+		/* One job, or a worker died: here, in order. */
+		process(r, i, &o);
+	}
+	if (o.dup) {
+		if (a < ops->n && !is_report_file(&o))
+			ops->read_before[a] = true;
+		free(o.result);
+		return true;
+	}
+	if (o.archive)
+		return expand_here(r, i, a < ops->n ? &ops->found[a] : NULL);
+	if (a < ops->n && !o.quiet)
+		ops->found[a] = true;
+	if (o.quiet)
+		nskipped++;
+	return finish(r, i, &o);
+}
+
+int ep_for_each_image_jobs(const struct ep_global *g, const char *const *paths, size_t n,
+			   bool populate, ep_compute_fn compute, ep_emit_fn emit,
+			   ep_error_fn on_error, void *ctx)
+{
+	struct ep_pathlist pl = { 0 };
+	struct operands ops = { 0 };
+	struct ep_progress progress = { 0 };
+	struct ep_inode_set *seen = NULL;
+	struct run r = { &pl, populate, compute, emit, on_error, ctx, g->out, &progress, &seen };
+	struct pool *pool;
+	int status;
+	size_t i, a = 0;
+
+	nskipped = 0;
+	status = operands_expand(&ops, &pl, paths, n);
+	if (status)
+		goto out;
+	pool = pool_start(&r, g->jobs);
+	ep_progress_start(&progress, g, pl.count);
+	for (i = 0; i < pl.count; i++) {
+		while (a < n && i >= ops.ends[a])
+			a++;
+		if (!run_one(&r, pool, i, &ops, a))
+			status = EP_EXIT_FAILED;
+		ep_progress_update(&progress, i + 1);
+	}
+	ep_progress_clear(&progress);
+	if (pool)
+		stop_workers(pool);
 	free(pool);
-	free(ends);
-	free(found);
-	free(read_before);
+	operands_report_empty(&ops, paths);
+out:
+	operands_free(&ops);
 	ep_pathlist_free(&pl);
 	ep_inode_set_free(seen);
 	return status;
