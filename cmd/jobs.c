@@ -318,13 +318,17 @@ struct pool {
 	size_t next;			/* the first input not handed out */
 };
 
-static bool write_all(int fd, const void *buf, size_t n)
+/*
+ * All n bytes at p through fd, written when out, else read: again after a
+ * signal, on after a short count.  False on an error or at EOF (a read),
+ * or when nothing could be written.
+ */
+static bool transfer_all(int fd, char *p, size_t n, bool out)
 {
-	const char *p = buf;
 	ssize_t k;
 
 	while (n) {
-		k = write(fd, p, n);
+		k = out ? write(fd, p, n) : read(fd, p, n);
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k <= 0)
@@ -335,21 +339,15 @@ static bool write_all(int fd, const void *buf, size_t n)
 	return true;
 }
 
+static bool write_all(int fd, const void *buf, size_t n)
+{
+	/* Written from, never to: the cast only lets one loop serve both ways. */
+	return transfer_all(fd, (char *)buf, n, true);
+}
+
 static bool read_all(int fd, void *buf, size_t n)
 {
-	char *p = buf;
-	ssize_t k;
-
-	while (n) {
-		k = read(fd, p, n);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return false;
-		p += k;
-		n -= (size_t)k;
-	}
-	return true;
+	return transfer_all(fd, buf, n, false);
 }
 
 /* n bytes from rd into dst; false at EOF or on an error: the worker is gone. */
@@ -631,6 +629,21 @@ static unsigned int start_workers(const struct run *r, struct pool *p, unsigned 
 }
 
 /*
+ * Input i's outcome o, neither a file taken before nor an archive, into the
+ * report and the run's counts: one passed over is skipped, any other makes
+ * its PATH one that held an ELF file (*found; found may be NULL).  Returns
+ * finish()'s answer: false when it failed.
+ */
+static bool finish_counted(const struct run *r, size_t i, struct outcome *o, bool *found)
+{
+	if (!o->quiet && found)
+		*found = true;
+	if (o->quiet)
+		nskipped++;
+	return finish(r, i, o);
+}
+
+/*
  * Input i, found by a walk, is an ar archive: list its members and analyse
  * them here, in order, in its place.  *found (may be NULL) becomes true
  * when one is ELF.  Returns false when any failed.
@@ -661,11 +674,7 @@ static bool expand_here(const struct run *r, size_t i, bool *found)
 			*found = true;
 		if (o.dup || o.archive) /* it changed since: it was no archive after all */
 			continue;
-		if (!o.quiet && found)
-			*found = true;
-		if (o.quiet)
-			nskipped++;
-		if (!finish(&members, j, &o))
+		if (!finish_counted(&members, j, &o, found))
 			ok = false;
 	}
 	ep_pathlist_free(&sub);
@@ -802,11 +811,7 @@ static bool run_one(const struct run *r, struct pool *pool, size_t i, struct ope
 	}
 	if (o.archive)
 		return expand_here(r, i, a < ops->n ? &ops->found[a] : NULL);
-	if (a < ops->n && !o.quiet)
-		ops->found[a] = true;
-	if (o.quiet)
-		nskipped++;
-	return finish(r, i, &o);
+	return finish_counted(r, i, &o, a < ops->n ? &ops->found[a] : NULL);
 }
 
 int ep_for_each_image_jobs(const struct ep_global *g, const char *const *paths, size_t n,
