@@ -5,12 +5,18 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cmd/elfplt.h"
+#include "lib/elf.h"
+#include "lib/input.h"
 
 static const struct ep_cmd *const commands[] = {
 	&ep_cmd_stats,
@@ -52,6 +58,90 @@ static void usage(FILE *f)
 	      "  --max-size=BYTES    refuse a compressed input or section that decodes to more\n"
 	      "                      than BYTES (K, M, G suffixes: KiB, MiB, GiB; default 1G)\n",
 	      f);
+}
+
+/* -j N, --jobs N: 1 to EP_JOBS_MAX.  Returns 0, or -1 after a usage error. */
+static int parse_jobs(struct ep_global *g, const char *arg)
+{
+	unsigned long jobs;
+	char *end;
+
+	jobs = strtoul(arg, &end, 10);
+	if (!*arg || *end || jobs == 0 || jobs > EP_JOBS_MAX || arg[0] == '-') {
+		ep_usage_error(g->cmd, "--jobs takes a number from 1 to %d, not '%s'", EP_JOBS_MAX,
+			       arg);
+		return -1;
+	}
+	g->jobs = (unsigned int)jobs;
+	return 0;
+}
+
+int ep_global_option(struct ep_global *g, int c, const char *arg)
+{
+	uint64_t size;
+
+	switch (c) {
+	case 0x100:
+		if (strcmp(arg, "text") == 0)
+			g->format = EP_FORMAT_TEXT;
+		else if (strcmp(arg, "json") == 0)
+			g->format = EP_FORMAT_JSON;
+		else {
+			ep_usage_error(g->cmd, "--format takes text or json, not '%s'", arg);
+			return -1;
+		}
+		return 1;
+	case 0x101:
+		g->format = EP_FORMAT_JSON;
+		return 1;
+	case 'o':
+		g->output = arg;
+		return 1;
+	case 'j':
+		return parse_jobs(g, arg) ? -1 : 1;
+	case 'q':
+		g->quiet = true;
+		return 1;
+	case 0x102:
+		if (ep_parse_size(arg, &size)) {
+			ep_usage_error(
+				g->cmd,
+				"--max-size takes a number of bytes, optionally with K, M, G "
+				"(KiB, MiB, GiB), not '%s'",
+				arg);
+			return -1;
+		}
+		/* One cap for whole files and for SHF_COMPRESSED sections alike. */
+		ep_input_set_max_size(size);
+		ep_section_decoded_max_set(size);
+		return 1;
+	}
+	return 0;
+}
+
+int ep_show_man_page(const char *page, int section)
+{
+	char local[4096];
+	struct stat st;
+
+	/* Uninstalled, from the build tree: read the page just built. */
+	snprintf(local, sizeof(local), "%s/man/%s.%d", ELFPLT_BUILDDIR, page, section);
+	fflush(stdout);
+	if (stat(local, &st) == 0)
+		execlp("man", "man", "-l", local, (char *)NULL);
+	else
+		execlp("man", "man", section == 7 ? "7" : "1", page, (char *)NULL);
+	fprintf(stderr, "elfplt: cannot run man to show %s(%d): %s\n", page, section,
+		strerror(errno));
+	return EP_EXIT_FAILED;
+}
+
+int ep_show_man(const char *cmd)
+{
+	char page[64];
+
+	snprintf(page, sizeof(page), cmd ? "elfplt-%s" : "elfplt", cmd);
+	return ep_show_man_page(page, 1);
 }
 
 static int cmd_help(int argc, char **argv)

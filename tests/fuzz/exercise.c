@@ -38,7 +38,7 @@ static const char *cur_path = EXERCISE_PATH;
 /*
  * A message starts with the input's name as reports show it: cleaned
  * (ep_text_clean()), as an archive member's name from the file may not be
- * clean text; cmd/common.c shows names the same way.
+ * clean text; cmd/jobs.c shows names the same way.
  */
 static void check_message(const struct ep_error *err)
 {

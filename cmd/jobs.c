@@ -1,4 +1,10 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * The run engine: a command's inputs opened and computed on in worker
+ * processes, handed out dynamically over a socket, their results read back
+ * from per-worker pipes and emitted in input order (ep_for_each_image_jobs()
+ * in cmd/jobs.h says how), so that the output is the same for any -j.
+ */
 #include "config.h"
 
 #include <elf.h>
@@ -7,344 +13,18 @@
 #include <inttypes.h>
 #include <poll.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "cmd/elfplt.h"
-#include "lib/load.h"
-#include "lib/report.h"
-
-/* -j N, --jobs N: 1 to EP_JOBS_MAX.  Returns 0, or -1 after a usage error. */
-static int parse_jobs(struct ep_global *g, const char *arg)
-{
-	unsigned long jobs;
-	char *end;
-
-	jobs = strtoul(arg, &end, 10);
-	if (!*arg || *end || jobs == 0 || jobs > EP_JOBS_MAX || arg[0] == '-') {
-		ep_usage_error(g->cmd, "--jobs takes a number from 1 to %d, not '%s'", EP_JOBS_MAX,
-			       arg);
-		return -1;
-	}
-	g->jobs = (unsigned int)jobs;
-	return 0;
-}
-
-int ep_global_option(struct ep_global *g, int c, const char *arg)
-{
-	uint64_t size;
-
-	switch (c) {
-	case 0x100:
-		if (strcmp(arg, "text") == 0)
-			g->format = EP_FORMAT_TEXT;
-		else if (strcmp(arg, "json") == 0)
-			g->format = EP_FORMAT_JSON;
-		else {
-			ep_usage_error(g->cmd, "--format takes text or json, not '%s'", arg);
-			return -1;
-		}
-		return 1;
-	case 0x101:
-		g->format = EP_FORMAT_JSON;
-		return 1;
-	case 'o':
-		g->output = arg;
-		return 1;
-	case 'j':
-		return parse_jobs(g, arg) ? -1 : 1;
-	case 'q':
-		g->quiet = true;
-		return 1;
-	case 0x102:
-		if (ep_parse_size(arg, &size)) {
-			ep_usage_error(
-				g->cmd,
-				"--max-size takes a number of bytes, optionally with K, M, G "
-				"(KiB, MiB, GiB), not '%s'",
-				arg);
-			return -1;
-		}
-		/* One cap for whole files and for SHF_COMPRESSED sections alike. */
-		ep_input_set_max_size(size);
-		ep_section_decoded_max_set(size);
-		return 1;
-	}
-	return 0;
-}
-
-int ep_usage_error(const char *cmd, const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("elfplt: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	if (cmd)
-		fprintf(stderr, "Try 'elfplt %s --help' or 'elfplt help %s'.\n", cmd, cmd);
-	else
-		fputs("Try 'elfplt --help'.\n", stderr);
-	return EP_EXIT_USAGE;
-}
-
-int ep_bad_option(const char *cmd, int c, char **argv)
-{
-	if (c == ':')
-		return ep_usage_error(cmd, "option '%s' needs an argument", argv[optind - 1]);
-	if (optopt)
-		return ep_usage_error(cmd, "unknown option '-%c'", optopt);
-	return ep_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
-}
-
-/*
- * Read the first 8 bytes of path into head, a regular file only (a device or
- * FIFO is never opened: ep_open_regular()).  Returns how many were read, or
- * -1 when none could be.
- */
-static ssize_t read_head(const char *path, unsigned char head[8])
-{
-	struct stat st;
-	ssize_t n;
-	int fd;
-
-	fd = ep_open_regular(path, &st);
-	if (fd < 0)
-		return -1;
-	n = read(fd, head, 8);
-	close(fd);
-	return n;
-}
-
-/* The first bytes of path are an ELF, compression or ar magic: a walk takes it. */
-static bool looks_like_input(const char *path)
-{
-	unsigned char head[8];
-	ssize_t n = read_head(path, head);
-
-	if (n < SELFMAG)
-		return false;
-	return memcmp(head, ELFMAG, SELFMAG) == 0 ||
-	       ep_compression_sniff(head, (size_t)n) != EP_COMP_NONE ||
-	       (n == 8 && (memcmp(head, EP_ARMAG, 8) == 0 || memcmp(head, EP_THINMAG, 8) == 0));
-}
-
-/* path is the file ost describes, by any of its names (by inode: a hard link is the same file). */
-static bool same_file(const char *path, const struct stat *ost)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && st.st_dev == ost->st_dev && st.st_ino == ost->st_ino;
-}
-
-/* The first 8 bytes of path are a thin archive's magic. */
-static bool is_thin_archive(const char *path)
-{
-	unsigned char head[8];
-
-	return read_head(path, head) == 8 && memcmp(head, EP_THINMAG, 8) == 0;
-}
-
-/*
- * Whether the run of pl (the inputs, expanded as the run expands them) reads
- * the file ost describes: an archive member's file (a thin archive's members
- * are files of their own, named in it: inputs as much as the archive), a
- * walked file when walked_too (the output looks like an input: a walk
- * passes over anything else), or a member of a thin archive a walk found
- * (the run lists those when it opens the archive).  When listing runs out
- * of memory, say so: better refuse an output than destroy an input.
- */
-static bool list_reads(const struct ep_pathlist *pl, const struct stat *ost, bool walked_too)
-{
-	struct ep_pathlist sub = { 0 };
-	struct ep_error err;
-	const char *path;
-	bool found = false;
-	size_t i;
-
-	for (i = 0; i < pl->count && !found; i++) {
-		path = pl->paths[i];
-		if (pl->members[i].archive) {
-			found = same_file(ep_pathlist_file(pl, i), ost);
-		} else if (pl->walked[i]) {
-			found = walked_too && same_file(path, ost);
-			if (!found && is_thin_archive(path)) {
-				found = ep_pathlist_expand(&sub, &path, 1, &err) != 0 ||
-					list_reads(&sub, ost, false);
-				ep_pathlist_free(&sub);
-			}
-		}
-	}
-	return found;
-}
-
-/*
- * Opening the output truncates it: refuse an output that is one of the
- * inputs, a member file of a thin archive among them, or an ELF file that
- * the walk of an input directory would take.
- */
-static bool output_is_input(const char *output, const struct ep_paths *in)
-{
-	struct ep_pathlist pl = { 0 };
-	struct ep_error err;
-	struct stat ost;
-	bool clash = false;
-	size_t i;
-
-	if (stat(output, &ost) != 0 || !S_ISREG(ost.st_mode))
-		return false; /* nothing there yet, or a device such as /dev/null */
-	for (i = 0; i < in->n && !clash; i++)
-		clash = same_file(in->v[i], &ost);
-	if (!clash) {
-		clash = ep_pathlist_expand(&pl, in->v, in->n, &err) != 0 ||
-			list_reads(&pl, &ost, looks_like_input(output));
-		ep_pathlist_free(&pl);
-	}
-	return clash;
-}
-
-/* stdio's buffer for the report when it does not go to a terminal. */
-static char out_buffer[1 << 18];
-
-/*
- * stdio's 4 KiB buffer made a write(2) per 4 KiB: 10,000 of them for the
- * module tree's JSON.  A terminal keeps its line buffering.  glibc takes
- * the size only with a buffer, which must outlive the stream.
- */
-static void set_out_buffer(FILE *out)
-{
-	if (!isatty(fileno(out)))
-		setvbuf(out, out_buffer, _IOFBF, sizeof(out_buffer));
-}
-
-/* The report's file, when it is a regular file: a walk passes over it. */
-static struct {
-	bool set;
-	uint64_t dev, ino;
-} report_file;
-
-/*
- * Note which file the report goes to (-o FILE, or standard output sent to a
- * file), so that a walk that meets it leaves it out: the report must not
- * count itself (as a skipped file) depending on where it is written.
- */
-static void note_report_file(FILE *out)
-{
-	struct stat st;
-
-	report_file.set = fstat(fileno(out), &st) == 0 && S_ISREG(st.st_mode);
-	report_file.dev = st.st_dev;
-	report_file.ino = st.st_ino;
-}
-
-int ep_output_open(struct ep_global *g, const struct ep_paths *in)
-{
-	if (!g->output || strcmp(g->output, "-") == 0) {
-		g->out = stdout;
-		set_out_buffer(g->out);
-		note_report_file(g->out);
-		return 0;
-	}
-	if (output_is_input(g->output, in))
-		return ep_usage_error(g->cmd,
-				      "-o %s would overwrite an input; elfplt never "
-				      "writes to its inputs",
-				      g->output);
-	g->out = fopen(g->output, "w");
-	if (!g->out) {
-		fprintf(stderr, "elfplt: cannot write %s: %s\n", g->output, strerror(errno));
-		return EP_EXIT_FAILED;
-	}
-	set_out_buffer(g->out);
-	note_report_file(g->out);
-	return 0;
-}
-
-int ep_output_close(struct ep_global *g)
-{
-	const char *name = g->out == stdout ? "standard output" : g->output;
-	int bad;
-
-	if (!g->out)
-		return 0;
-	bad = fflush(g->out) != 0 || ferror(g->out);
-	if (g->out != stdout)
-		bad |= fclose(g->out) != 0;
-	g->out = NULL;
-	if (bad) {
-		fprintf(stderr, "elfplt: error writing %s: %s\n", name, strerror(errno));
-		return EP_EXIT_FAILED;
-	}
-	return 0;
-}
-
-int ep_render_text(void (*print)(FILE *f, const void *arg), const void *arg, char **out,
-		   size_t *out_len)
-{
-	FILE *f;
-
-	*out = NULL;
-	*out_len = 0;
-	f = open_memstream(out, out_len);
-	if (!f)
-		return -EP_ENOMEM;
-	print(f, arg);
-	if (fclose(f) != 0) {
-		free(*out);
-		*out = NULL;
-		*out_len = 0;
-		return -EP_ENOMEM;
-	}
-	return 0;
-}
-
-int ep_render_json(json_t *o, char **out, size_t *out_len)
-{
-	*out = NULL;
-	*out_len = 0;
-	if (o)
-		*out = ep_json_dump_at(o, 2, out_len);
-	json_decref(o);
-	if (!*out) {
-		*out_len = 0;
-		return -EP_ENOMEM;
-	}
-	return 0;
-}
-
-int ep_show_man_page(const char *page, int section)
-{
-	char local[4096];
-	struct stat st;
-
-	/* Uninstalled, from the build tree: read the page just built. */
-	snprintf(local, sizeof(local), "%s/man/%s.%d", ELFPLT_BUILDDIR, page, section);
-	fflush(stdout);
-	if (stat(local, &st) == 0)
-		execlp("man", "man", "-l", local, (char *)NULL);
-	else
-		execlp("man", "man", section == 7 ? "7" : "1", page, (char *)NULL);
-	fprintf(stderr, "elfplt: cannot run man to show %s(%d): %s\n", page, section,
-		strerror(errno));
-	return EP_EXIT_FAILED;
-}
-
-int ep_show_man(const char *cmd)
-{
-	char page[64];
-
-	snprintf(page, sizeof(page), cmd ? "elfplt-%s" : "elfplt", cmd);
-	return ep_show_man_page(page, 1);
-}
+#include "cmd/jobs.h"
+#include "cmd/output.h"
+#include "cmd/progress.h"
 
 /*
  * The walk lists every regular file without analysing it (lib/input.h): one
@@ -397,98 +77,6 @@ unsigned int ep_jobs_default(void)
 	return n > EP_JOBS_MAX ? EP_JOBS_MAX : (unsigned int)n;
 }
 
-/*
- * The progress bar: one line on stderr, "[####......]  N/TOTAL files  P%
- * R files/s", redrawn in place with '\r' by the calling process only.  It
- * shows on a terminal (stderr) only, for a run of more than one file, and
- * only once the run has taken PROGRESS_DELAY_NS: a quick run stays silent.
- * ELFPLT_PROGRESS_DELAY_MS sets that delay, for the tests to see a bar on a
- * few small files.  A bar on the line is erased (\r, then ESC [ K: erase to
- * the end of the line) before any message, so none is printed after half a
- * bar, and before the loop returns.
- */
-#define PROGRESS_DELAY_NS  500000000ull /* about half a second */
-#define PROGRESS_PERIOD_NS 100000000ull /* at most 10 redraws a second */
-#define PROGRESS_BAR	   24		/* characters between the brackets */
-
-struct progress {
-	bool on;	   /* may draw: stderr a terminal, more than one file, no --quiet */
-	bool shown;	   /* a bar is on stderr's line now */
-	bool out_tty;	   /* the report goes to a terminal too */
-	size_t total;	   /* files in the run */
-	uint64_t start_ns; /* CLOCK_MONOTONIC */
-	uint64_t next_ns;  /* no bar, or no redraw, before this */
-};
-
-static void progress_start(struct progress *p, const struct ep_global *g, size_t total)
-{
-	const char *env = getenv("ELFPLT_PROGRESS_DELAY_MS");
-	uint64_t delay_ns = PROGRESS_DELAY_NS;
-	char *end;
-
-	memset(p, 0, sizeof(*p));
-	p->total = total;
-	p->out_tty = g->out && isatty(fileno(g->out));
-	/*
-	 * JSON on a terminal leaves lines half written between files (the comma
-	 * comes with the next one): a bar there would overwrite them.
-	 */
-	p->on = !g->quiet && total > 1 && isatty(STDERR_FILENO) &&
-		!(p->out_tty && g->format == EP_FORMAT_JSON);
-	if (env && *env) {
-		unsigned long ms = strtoul(env, &end, 10);
-
-		if (!*end)
-			delay_ns = (uint64_t)ms * 1000000;
-	}
-	p->start_ns = ep_monotonic_ns();
-	p->next_ns = p->start_ns + delay_ns;
-}
-
-/* Erase the bar, if one is on the line. */
-static void progress_clear(struct progress *p)
-{
-	if (!p->shown)
-		return;
-	fputs("\r\033[K", stderr);
-	p->shown = false;
-}
-
-/* done of total files are through: redraw the bar if it is time. */
-static void progress_update(struct progress *p, size_t done)
-{
-	char bar[PROGRESS_BAR + 1], line[160];
-	uint64_t now, rate, elapsed;
-	struct winsize ws;
-	size_t width = 80, fill, len;
-
-	if (!p->on || done >= p->total)
-		return;
-	now = ep_monotonic_ns();
-	if (now < p->next_ns)
-		return;
-	p->next_ns = now + PROGRESS_PERIOD_NS;
-	elapsed = now - p->start_ns;
-	rate = elapsed ? (uint64_t)((double)done * 1e9 / (double)elapsed) : 0;
-	fill = done * PROGRESS_BAR / p->total;
-	memset(bar, '#', fill);
-	memset(bar + fill, '.', PROGRESS_BAR - fill);
-	bar[PROGRESS_BAR] = '\0';
-	len = (size_t)snprintf(line, sizeof(line),
-			       "\r[%s] %zu/%zu files %3zu%% %" PRIu64 " files/s", bar, done,
-			       p->total, done * 100 / p->total, rate);
-	if (len >= sizeof(line))
-		len = sizeof(line) - 1;
-	/* A line as wide as the terminal wraps, and '\r' would go back to the wrong one. */
-	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1)
-		width = ws.ws_col;
-	if (len > width) /* the '\r' takes no column */
-		len = width;
-	memcpy(line + len, "\033[K", 4);
-	fputs(line, stderr);
-	p->shown = true;
-}
-
 /* What one input came to, until its turn to be emitted. */
 struct outcome {
 	int rc;	      /* 0, or a negative ep_errcode with err filled */
@@ -509,9 +97,9 @@ struct run {
 	ep_emit_fn emit;
 	ep_error_fn on_error;
 	void *ctx;
-	FILE *out;		    /* the report */
-	struct progress *progress;  /* the calling process's; workers never draw */
-	struct ep_inode_set **seen; /* the files taken so far; NULL in a worker */
+	FILE *out;		      /* the report */
+	struct ep_progress *progress; /* the calling process's; workers never draw */
+	struct ep_inode_set **seen;   /* the files taken so far; NULL in a worker */
 };
 
 /*
@@ -530,20 +118,11 @@ static const char *shown_name(const char *path, char **clean)
 	return *clean;
 }
 
-/*
- * In the main process, in input order: whether input i, which opened as
- * o says, is a file the walk reached before by another hard link (the
- * first name in the walk's order is the one reported).  A named file is
- * always taken, and marks the file as taken.  The report's own file, found
- * by a walk, counts as taken too (in a worker as well): it is no input.
- */
+/* The input that opened as o says is the report's own file (ep_output_is_report()). */
 static bool is_report_file(const struct outcome *o)
 {
-	return o->has_id && report_file.set && o->dev == report_file.dev &&
-	       o->ino == report_file.ino;
+	return o->has_id && ep_output_is_report(o->dev, o->ino);
 }
-
-static bool taken_before(const struct run *r, size_t i, const struct outcome *o);
 
 /*
  * A worker's own set of what it opened, for it to pass over a file it has
@@ -569,6 +148,13 @@ static uint64_t id_offset(const struct run *r, size_t i)
 	return m->archive && !m->error ? m->offset : 0;
 }
 
+/*
+ * In the main process, in input order: whether input i, which opened as
+ * o says, is a file the walk reached before by another hard link (the
+ * first name in the walk's order is the one reported).  A named file is
+ * always taken, and marks the file as taken.  The report's own file, found
+ * by a walk, counts as taken too (in a worker as well): it is no input.
+ */
 static bool taken_before(const struct run *r, size_t i, const struct outcome *o)
 {
 	if (r->pl->walked[i] && is_report_file(o))
@@ -660,7 +246,7 @@ static bool finish(const struct run *r, size_t i, struct outcome *o)
 	if (o->rc == 0) {
 		/* The report and the bar on one terminal: the report's lines go first. */
 		if (r->progress->out_tty)
-			progress_clear(r->progress);
+			ep_progress_clear(r->progress);
 		o->rc = r->emit(shown, o->result, o->result_len, r->ctx, &o->err);
 		if (r->progress->out_tty)
 			fflush(r->out);
@@ -669,7 +255,7 @@ static bool finish(const struct run *r, size_t i, struct outcome *o)
 	o->result = NULL;
 	ok = o->rc == 0 || o->quiet;
 	if (!ok) {
-		progress_clear(r->progress);
+		ep_progress_clear(r->progress);
 		fprintf(stderr, "elfplt: %s\n", o->err.message);
 		r->on_error(shown, &o->err, r->ctx);
 	}
@@ -732,13 +318,17 @@ struct pool {
 	size_t next;			/* the first input not handed out */
 };
 
-static bool write_all(int fd, const void *buf, size_t n)
+/*
+ * All n bytes at p through fd, written when out, else read: again after a
+ * signal, on after a short count.  False on an error or at EOF (a read),
+ * or when nothing could be written.
+ */
+static bool transfer_all(int fd, char *p, size_t n, bool out)
 {
-	const char *p = buf;
 	ssize_t k;
 
 	while (n) {
-		k = write(fd, p, n);
+		k = out ? write(fd, p, n) : read(fd, p, n);
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k <= 0)
@@ -749,21 +339,15 @@ static bool write_all(int fd, const void *buf, size_t n)
 	return true;
 }
 
+static bool write_all(int fd, const void *buf, size_t n)
+{
+	/* Written from, never to: the cast only lets one loop serve both ways. */
+	return transfer_all(fd, (char *)buf, n, true);
+}
+
 static bool read_all(int fd, void *buf, size_t n)
 {
-	char *p = buf;
-	ssize_t k;
-
-	while (n) {
-		k = read(fd, p, n);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return false;
-		p += k;
-		n -= (size_t)k;
-	}
-	return true;
+	return transfer_all(fd, buf, n, false);
 }
 
 /* n bytes from rd into dst; false at EOF or on an error: the worker is gone. */
@@ -1045,6 +629,21 @@ static unsigned int start_workers(const struct run *r, struct pool *p, unsigned 
 }
 
 /*
+ * Input i's outcome o, neither a file taken before nor an archive, into the
+ * report and the run's counts: one passed over is skipped, any other makes
+ * its PATH one that held an ELF file (*found; found may be NULL).  Returns
+ * finish()'s answer: false when it failed.
+ */
+static bool finish_counted(const struct run *r, size_t i, struct outcome *o, bool *found)
+{
+	if (!o->quiet && found)
+		*found = true;
+	if (o->quiet)
+		nskipped++;
+	return finish(r, i, o);
+}
+
+/*
  * Input i, found by a walk, is an ar archive: list its members and analyse
  * them here, in order, in its place.  *found (may be NULL) becomes true
  * when one is ELF.  Returns false when any failed.
@@ -1075,110 +674,73 @@ static bool expand_here(const struct run *r, size_t i, bool *found)
 			*found = true;
 		if (o.dup || o.archive) /* it changed since: it was no archive after all */
 			continue;
-		if (!o.quiet && found)
-			*found = true;
-		if (o.quiet)
-			nskipped++;
-		if (!finish(&members, j, &o))
+		if (!finish_counted(&members, j, &o, found))
 			ok = false;
 	}
 	ep_pathlist_free(&sub);
 	return ok;
 }
 
-int ep_for_each_image_jobs(const struct ep_global *g, const char *const *paths, size_t n,
-			   bool populate, ep_compute_fn compute, ep_emit_fn emit,
-			   ep_error_fn on_error, void *ctx)
+/*
+ * A run's PATH operands, each expanded to a run of inputs of its own, so
+ * that a PATH which yields no ELF file at all (an empty or mistyped tree)
+ * can be named once every file has been seen.
+ */
+struct operands {
+	size_t n;	   /* PATHs */
+	size_t *ends;	   /* PATH a's inputs end before input ends[a] */
+	bool *found;	   /* PATH a held an ELF file */
+	bool *read_before; /* PATH a held files read before under another PATH or name */
+};
+
+/*
+ * Expand paths[0..n) into pl one PATH at a time, noting in ops where each
+ * one's inputs end.  Returns EP_EXIT_OK, or EP_EXIT_FAILED after a message
+ * (ops and pl then hold what was done, for operands_free() and
+ * ep_pathlist_free()).
+ */
+static int operands_expand(struct operands *ops, struct ep_pathlist *pl, const char *const *paths,
+			   size_t n)
 {
-	struct ep_pathlist pl = { 0 };
 	struct ep_error err = { 0 };
-	struct progress progress = { 0 };
-	struct ep_inode_set *seen = NULL;
-	struct run r = { &pl, populate, compute, emit, on_error, ctx, g->out, &progress, &seen };
-	unsigned int jobs = g->jobs ? g->jobs : ep_jobs_default();
-	struct pool *pool = NULL;
-	int status = EP_EXIT_OK;
-	struct outcome o;
-	size_t i, a = 0, *ends;
-	bool *found, *read_before;
+	size_t a;
 
-	nskipped = 0;
-	/*
-	 * One PATH at a time, so that a PATH which yields no ELF file at all (an
-	 * empty or mistyped tree) can be named once every file has been seen.
-	 */
-	ends = calloc(n ? n : 1, sizeof(*ends));
-	found = calloc(n ? n : 1, sizeof(*found));
-	read_before = calloc(n ? n : 1, sizeof(*read_before));
-	if (!ends || !found || !read_before) {
+	ops->n = n;
+	ops->ends = calloc(n ? n : 1, sizeof(*ops->ends));
+	ops->found = calloc(n ? n : 1, sizeof(*ops->found));
+	ops->read_before = calloc(n ? n : 1, sizeof(*ops->read_before));
+	if (!ops->ends || !ops->found || !ops->read_before) {
 		fputs("elfplt: out of memory\n", stderr);
-		status = EP_EXIT_FAILED;
-		goto out;
+		return EP_EXIT_FAILED;
 	}
-	for (i = 0; i < n; i++) {
-		if (ep_pathlist_expand(&pl, paths + i, 1, &err)) {
-			fprintf(stderr, "elfplt: %s\n", err.message);
-			status = EP_EXIT_FAILED;
-			goto out;
-		}
-		ends[i] = pl.count;
-	}
-	if (jobs > EP_JOBS_MAX)
-		jobs = EP_JOBS_MAX;
-	if (jobs > pl.count)
-		jobs = (unsigned int)pl.count;
-	if (jobs > 1)
-		pool = calloc(1, sizeof(*pool));
-	if (pool) {
-		/* What is buffered must not be written again by a worker's copy. */
-		fflush(NULL);
-		pool->started = start_workers(&r, pool, jobs);
-		if (pool->started < jobs) {
-			/* Fewer than asked for: do without, as with one job. */
-			stop_workers(pool);
-			free(pool);
-			pool = NULL;
-		}
-	}
-	progress_start(&progress, g, pl.count);
-	for (i = 0; i < pl.count; i++) {
-		if (pool && take(pool, &r, i, &o)) {
-			/* A worker's: the main process knows which link was taken. */
-			if (taken_before(&r, i, &o))
-				o.dup = true;
-		} else {
-			/* One job, or a worker died: here, in order. */
-			process(&r, i, &o);
-		}
-		while (a < n && i >= ends[a])
-			a++;
-		if (o.dup) {
-			if (a < n && !is_report_file(&o))
-				read_before[a] = true;
-			free(o.result);
-		} else if (o.archive) {
-			if (!expand_here(&r, i, a < n ? &found[a] : NULL))
-				status = EP_EXIT_FAILED;
-		} else {
-			if (a < n && !o.quiet)
-				found[a] = true;
-			if (o.quiet)
-				nskipped++;
-			if (!finish(&r, i, &o))
-				status = EP_EXIT_FAILED;
-		}
-		progress_update(&progress, i + 1);
-	}
-	progress_clear(&progress);
-	if (pool)
-		stop_workers(pool);
 	for (a = 0; a < n; a++) {
-		char *clean;
+		if (ep_pathlist_expand(pl, paths + a, 1, &err)) {
+			fprintf(stderr, "elfplt: %s\n", err.message);
+			return EP_EXIT_FAILED;
+		}
+		ops->ends[a] = pl->count;
+	}
+	return EP_EXIT_OK;
+}
 
-		if (found[a])
+static void operands_free(struct operands *ops)
+{
+	free(ops->ends);
+	free(ops->found);
+	free(ops->read_before);
+}
+
+/* Name on stderr each PATH of paths[0..ops->n) that held no ELF file. */
+static void operands_report_empty(const struct operands *ops, const char *const *paths)
+{
+	char *clean;
+	size_t a;
+
+	for (a = 0; a < ops->n; a++) {
+		if (ops->found[a])
 			continue;
 		/* A PATH inside another, or hard links: its files are not missing. */
-		if (read_before[a])
+		if (ops->read_before[a])
 			fprintf(stderr,
 				"elfplt: note: %s: no ELF files found that were not already "
 				"read under another PATH or name\n",
@@ -1188,52 +750,104 @@ int ep_for_each_image_jobs(const struct ep_global *g, const char *const *paths, 
 				shown_name(paths[a], &clean));
 		free(clean);
 	}
-out:
+}
+
+/*
+ * The workers for r's inputs: jobs of them (0: ep_jobs_default()), at most
+ * EP_JOBS_MAX and one per input.  Returns the pool, or NULL for the calling
+ * process to do everything: one job, or not all of the workers started.
+ */
+static struct pool *pool_start(const struct run *r, unsigned int jobs)
+{
+	struct pool *pool;
+
+	if (!jobs)
+		jobs = ep_jobs_default();
+	if (jobs > EP_JOBS_MAX)
+		jobs = EP_JOBS_MAX;
+	if (jobs > r->pl->count)
+		jobs = (unsigned int)r->pl->count;
+	if (jobs <= 1)
+		return NULL;
+	pool = calloc(1, sizeof(*pool));
+	if (!pool)
+		return NULL;
+	/* What is buffered must not be written again by a worker's copy. */
+	fflush(NULL);
+	pool->started = start_workers(r, pool, jobs);
+	if (pool->started < jobs) {
+		/* Fewer than asked for: do without, as with one job. */
+		stop_workers(pool);
+		free(pool);
+		return NULL;
+	}
+	return pool;
+}
+
+/*
+ * Input i, of PATH a of ops (ops->n: of none), in its turn: its outcome
+ * from the worker that has it, or done here; then passed over (a file
+ * taken before), analysed member by member (an archive a walk found) or
+ * emitted.  Returns false when it, or a member of it, failed.
+ */
+static bool run_one(const struct run *r, struct pool *pool, size_t i, struct operands *ops,
+		    size_t a)
+{
+	struct outcome o;
+
+	if (pool && take(pool, r, i, &o)) {
+		/* A worker's: the main process knows which link was taken. */
+		if (taken_before(r, i, &o))
+			o.dup = true;
+	} else {
+		/* One job, or a worker died: here, in order. */
+		process(r, i, &o);
+	}
+	if (o.dup) {
+		if (a < ops->n && !is_report_file(&o))
+			ops->read_before[a] = true;
+		free(o.result);
+		return true;
+	}
+	if (o.archive)
+		return expand_here(r, i, a < ops->n ? &ops->found[a] : NULL);
+	return finish_counted(r, i, &o, a < ops->n ? &ops->found[a] : NULL);
+}
+
+int ep_for_each_image_jobs(const struct ep_global *g, const char *const *paths, size_t n,
+			   bool populate, ep_compute_fn compute, ep_emit_fn emit,
+			   ep_error_fn on_error, void *ctx)
+{
+	struct ep_pathlist pl = { 0 };
+	struct operands ops = { 0 };
+	struct ep_progress progress = { 0 };
+	struct ep_inode_set *seen = NULL;
+	struct run r = { &pl, populate, compute, emit, on_error, ctx, g->out, &progress, &seen };
+	struct pool *pool;
+	int status;
+	size_t i, a = 0;
+
+	nskipped = 0;
+	status = operands_expand(&ops, &pl, paths, n);
+	if (status)
+		goto out;
+	pool = pool_start(&r, g->jobs);
+	ep_progress_start(&progress, g, pl.count);
+	for (i = 0; i < pl.count; i++) {
+		while (a < n && i >= ops.ends[a])
+			a++;
+		if (!run_one(&r, pool, i, &ops, a))
+			status = EP_EXIT_FAILED;
+		ep_progress_update(&progress, i + 1);
+	}
+	ep_progress_clear(&progress);
+	if (pool)
+		stop_workers(pool);
 	free(pool);
-	free(ends);
-	free(found);
-	free(read_before);
+	operands_report_empty(&ops, paths);
+out:
+	operands_free(&ops);
 	ep_pathlist_free(&pl);
 	ep_inode_set_free(seen);
 	return status;
-}
-
-int ep_paths_get(struct ep_paths *in, const char *cmd, int argc, char **argv)
-{
-	struct utsname u;
-	struct stat st;
-
-	in->v = (const char *const *)argv + optind;
-	in->n = optind < argc ? (size_t)(argc - optind) : 0;
-	if (in->n)
-		return 0;
-	if (uname(&u) != 0)
-		return ep_usage_error(cmd, "no PATH given and uname failed: %s", strerror(errno));
-	snprintf(in->modules, sizeof(in->modules), "/lib/modules/%s", u.release);
-	if (stat(in->modules, &st) != 0 || !S_ISDIR(st.st_mode))
-		return ep_usage_error(
-			cmd,
-			"no PATH given and %s does not exist; name a module, object or "
-			"directory, e.g. 'elfplt %s foo.ko'",
-			in->modules, cmd);
-	fprintf(stderr, "elfplt: no PATH given: analysing the running kernel's modules in %s\n",
-		in->modules);
-	in->def[0] = in->modules;
-	in->v = in->def;
-	in->n = 1;
-	return 0;
-}
-
-int ep_other_option(struct ep_global *g, int c, char **argv)
-{
-	if (c == ':' || c == '?')
-		return ep_bad_option(g->cmd, c, argv);
-	return ep_global_option(g, c, optarg) < 0 ? EP_EXIT_USAGE : 0;
-}
-
-int ep_inputs_and_output(struct ep_global *g, struct ep_paths *in, int argc, char **argv)
-{
-	if (ep_paths_get(in, g->cmd, argc, argv))
-		return EP_EXIT_USAGE;
-	return ep_output_open(g, in);
 }

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What every command's option parsing ends with: usage errors in one
+ * voice, the options getopt_long() rejected, global options after the
+ * command, and the PATH operands (the running kernel's modules by default).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+
+#include "cmd/elfplt.h"
+
+int ep_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("elfplt: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	if (cmd)
+		fprintf(stderr, "Try 'elfplt %s --help' or 'elfplt help %s'.\n", cmd, cmd);
+	else
+		fputs("Try 'elfplt --help'.\n", stderr);
+	return EP_EXIT_USAGE;
+}
+
+int ep_bad_option(const char *cmd, int c, char **argv)
+{
+	if (c == ':')
+		return ep_usage_error(cmd, "option '%s' needs an argument", argv[optind - 1]);
+	if (optopt)
+		return ep_usage_error(cmd, "unknown option '-%c'", optopt);
+	return ep_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+}
+
+int ep_other_option(struct ep_global *g, int c, char **argv)
+{
+	if (c == ':' || c == '?')
+		return ep_bad_option(g->cmd, c, argv);
+	return ep_global_option(g, c, optarg) < 0 ? EP_EXIT_USAGE : 0;
+}
+
+int ep_paths_get(struct ep_paths *in, const char *cmd, int argc, char **argv)
+{
+	struct utsname u;
+	struct stat st;
+
+	in->v = (const char *const *)argv + optind;
+	in->n = optind < argc ? (size_t)(argc - optind) : 0;
+	if (in->n)
+		return 0;
+	if (uname(&u) != 0)
+		return ep_usage_error(cmd, "no PATH given and uname failed: %s", strerror(errno));
+	snprintf(in->modules, sizeof(in->modules), "/lib/modules/%s", u.release);
+	if (stat(in->modules, &st) != 0 || !S_ISDIR(st.st_mode))
+		return ep_usage_error(
+			cmd,
+			"no PATH given and %s does not exist; name a module, object or "
+			"directory, e.g. 'elfplt %s foo.ko'",
+			in->modules, cmd);
+	fprintf(stderr, "elfplt: no PATH given: analysing the running kernel's modules in %s\n",
+		in->modules);
+	in->def[0] = in->modules;
+	in->v = in->def;
+	in->n = 1;
+	return 0;
+}
+
+int ep_inputs_and_output(struct ep_global *g, struct ep_paths *in, int argc, char **argv)
+{
+	if (ep_paths_get(in, g->cmd, argc, argv))
+		return EP_EXIT_USAGE;
+	return ep_output_open(g, in);
+}
