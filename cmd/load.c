@@ -22,6 +22,7 @@
 
 #include "cmd/elfplt.h"
 #include "lib/load.h"
+#include "lib/proc.h"
 #include "lib/report.h"
 
 #define CHILD_CMD  "__load-child"
