@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "lib/error.h"
-#include "lib/load.h"
+#include "lib/load-plan.h"
 
 /* What the kernel says this process cost so far. */
 struct ep_proc_usage {
