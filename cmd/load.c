@@ -669,14 +669,31 @@ static void cell_figure(struct ep_table *tab, int k, struct ep_summary s)
 	ep_table_cell(tab, "%s [%s..%s]", med, lo, hi);
 }
 
-static void report_text(struct load_run *run, const struct ep_load_totals *t)
+/* The text report's page-cache line: warm, cold, or cold asked for but not had. */
+static void text_cache_line(FILE *out, const struct cold_state *cold)
 {
-	static const char *const hdr[] = { "median [min..max]", "read", "mmap", "hybrid",
-					   "mmap vs read" };
+	if (!cold->requested)
+		fputs("  page cache: warm (--cold not given)\n", out);
+	else if (cold->resident_max == 0)
+		fprintf(out,
+			"  page cache: cold: dropped before each of %" PRIu64
+			" runs, mincore found 0 of %" PRIu64 " pages resident\n",
+			cold->drops, cold->file_pages);
+	else
+		fprintf(out,
+			"  page cache: cold requested but NOT achieved: after %" PRIu64
+			" of %" PRIu64 " drops, up to %" PRIu64 " of %" PRIu64
+			" pages stayed resident"
+			" (dirty: run sync; tmpfs; in use by another process); major faults"
+			" mean little\n",
+			cold->drops - cold->drops_clean, cold->drops, cold->resident_max,
+			cold->file_pages);
+}
+
+/* The text report's header: what was measured, and how. */
+static void text_header(const struct load_run *run, const struct ep_load_totals *t)
+{
 	FILE *out = run->g->out;
-	struct ep_table *tab;
-	unsigned int m;
-	int k;
 
 	fprintf(out,
 		"elfplt load: %" PRIu64 " %s, %" PRIu64 " %s (--sections=%s), %" PRIu64 " bytes",
@@ -704,22 +721,7 @@ static void report_text(struct load_run *run, const struct ep_load_totals *t)
 			t->compressed_sections,
 			ep_plural(t->compressed_sections, "section", "sections"),
 			t->compressed_bytes, t->decoded_bytes);
-	if (!run->cold.requested)
-		fputs("  page cache: warm (--cold not given)\n", out);
-	else if (run->cold.resident_max == 0)
-		fprintf(out,
-			"  page cache: cold: dropped before each of %" PRIu64
-			" runs, mincore found 0 of %" PRIu64 " pages resident\n",
-			run->cold.drops, run->cold.file_pages);
-	else
-		fprintf(out,
-			"  page cache: cold requested but NOT achieved: after %" PRIu64
-			" of %" PRIu64 " drops, up to %" PRIu64 " of %" PRIu64
-			" pages stayed resident"
-			" (dirty: run sync; tmpfs; in use by another process); major faults"
-			" mean little\n",
-			run->cold.drops - run->cold.drops_clean, run->cold.drops,
-			run->cold.resident_max, run->cold.file_pages);
+	text_cache_line(out, &run->cold);
 	fprintf(out,
 		"  runs per mode: %u, interleaved; each figure is the load phase alone, minus"
 		" the empty child's median; timer resolution %" PRIu64 " ns\n",
@@ -733,7 +735,17 @@ static void report_text(struct load_run *run, const struct ep_load_totals *t)
 			"  peak RSS: VmHWM NOT reset before loading (%s): a load that stays"
 			" under start-up's peak shows its final RSS growth\n",
 			run->peak_reset_reason);
-	fputc('\n', out);
+}
+
+/* The text report's table: each metric's figures per mode, and mmap against read. */
+static void text_table(const struct load_run *run)
+{
+	static const char *const hdr[] = { "median [min..max]", "read", "mmap", "hybrid",
+					   "mmap vs read" };
+	FILE *out = run->g->out;
+	struct ep_table *tab;
+	unsigned int m;
+	int k;
 
 	tab = ep_table_new(5, hdr, "lrrrr");
 	for (k = 0; tab && k < NMETRICS; k++) {
@@ -761,6 +773,13 @@ static void report_text(struct load_run *run, const struct ep_load_totals *t)
 	if (tab)
 		ep_table_print(tab, out, "");
 	ep_table_free(tab);
+}
+
+static void report_text(struct load_run *run, const struct ep_load_totals *t)
+{
+	text_header(run, t);
+	fputc('\n', run->g->out);
+	text_table(run);
 }
 
 /* --- options and planning --------------------------------------------------- */
@@ -962,7 +981,12 @@ static bool nothing_to_load(const struct ep_global *g, const struct load_run *ru
 	return true;
 }
 
-static int cmd_load(int argc, char **argv, struct ep_global *g)
+/*
+ * Parse load's own options into run (its defaults already set) and the
+ * global ones into g.  Returns -1 to go on, or the exit status to end with:
+ * EP_EXIT_OK after --help, a usage error's.
+ */
+static int load_options(int argc, char **argv, struct ep_global *g, struct load_run *run)
 {
 	static const struct option longopts[] = {
 		{ "sections", required_argument, NULL, 's' },
@@ -972,18 +996,14 @@ static int cmd_load(int argc, char **argv, struct ep_global *g)
 		EP_GLOBAL_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct load_run run = { .g = g, .set = EP_SET_ALL, .repeat = 5, .plan_fd = -1 };
-	struct ep_load_totals totals;
-	struct ep_paths in;
 	uint64_t v;
-	int c, rc, status;
+	int c, rc;
 
-	run.plan.threshold = ep_load_default_threshold();
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, EP_GLOBAL_SHORTOPTS, longopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
-			if (ep_section_set_parse(optarg, &run.set))
+			if (ep_section_set_parse(optarg, &run->set))
 				return ep_usage_error(
 					g->cmd, "--sections takes relocs, alloc or all, not '%s'",
 					optarg);
@@ -994,7 +1014,7 @@ static int cmd_load(int argc, char **argv, struct ep_global *g)
 						      "--repeat takes a number from 1 to %d,"
 						      " not '%s'",
 						      REPEAT_MAX, optarg);
-			run.repeat = (unsigned int)v;
+			run->repeat = (unsigned int)v;
 			break;
 		case 't':
 			/* Sizes read alike wherever an option takes one (--max-size). */
@@ -1004,10 +1024,10 @@ static int cmd_load(int argc, char **argv, struct ep_global *g)
 						      "optionally with K, M, G (KiB, MiB, "
 						      "GiB), not '%s'",
 						      optarg);
-			run.plan.threshold = v;
+			run->plan.threshold = v;
 			break;
 		case 'c':
-			run.cold_requested = true;
+			run->cold_requested = true;
 			break;
 		case 'h':
 			load_usage(stdout);
@@ -1018,6 +1038,20 @@ static int cmd_load(int argc, char **argv, struct ep_global *g)
 				return rc;
 		}
 	}
+	return -1;
+}
+
+static int cmd_load(int argc, char **argv, struct ep_global *g)
+{
+	struct load_run run = { .g = g, .set = EP_SET_ALL, .repeat = 5, .plan_fd = -1 };
+	struct ep_load_totals totals;
+	struct ep_paths in;
+	int rc, status;
+
+	run.plan.threshold = ep_load_default_threshold();
+	rc = load_options(argc, argv, g, &run);
+	if (rc >= 0)
+		return rc;
 	rc = ep_inputs_and_output(g, &in, argc, argv);
 	if (rc)
 		return rc;
