@@ -48,6 +48,15 @@ static bool is_symtab_type(uint32_t sh_type)
 	return sh_type == SHT_SYMTAB || sh_type == SHT_DYNSYM;
 }
 
+/* Section idx's sh_link, link, names no section: EP_EMALFORMED, naming idx. */
+static int link_out_of_range(const struct ep_image *img, size_t idx, size_t link,
+			     struct ep_error *err)
+{
+	return ep_error_set(err, EP_EMALFORMED,
+			    "%s: sh_link %zu is out of range (%zu sections) (section %zu %s)",
+			    img->path, link, img->shnum, idx, ep_section_label(img, idx));
+}
+
 /*
  * Mark the sections of the relocation pass: each relocation section, the
  * symbol table its sh_link names (SHT_RELR has none: sh_link 0) and that
@@ -68,21 +77,13 @@ static int mark_relocs(const struct ep_image *img, bool *want, struct ep_error *
 		if (sym == SHN_UNDEF)
 			continue;
 		if (sym >= img->shnum)
-			return ep_error_set(err, EP_EMALFORMED,
-					    "%s: sh_link %zu is out of range (%zu sections) "
-					    "(section %zu %s)",
-					    img->path, sym, img->shnum, i,
-					    ep_section_label(img, i));
+			return link_out_of_range(img, i, sym, err);
 		if (!is_symtab_type(img->sections[sym].shdr.sh_type))
 			continue;
 		want[sym] = true;
 		str = img->sections[sym].shdr.sh_link;
 		if (str >= img->shnum)
-			return ep_error_set(err, EP_EMALFORMED,
-					    "%s: sh_link %zu is out of range (%zu sections) "
-					    "(section %zu %s)",
-					    img->path, str, img->shnum, sym,
-					    ep_section_label(img, sym));
+			return link_out_of_range(img, sym, str, err);
 		if (str != SHN_UNDEF)
 			want[str] = true;
 	}
