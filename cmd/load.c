@@ -21,10 +21,11 @@
 #include <unistd.h>
 
 #include "cmd/elfplt.h"
+#include "cmd/load.h"
 #include "lib/load.h"
+#include "lib/proc.h"
 #include "lib/report.h"
 
-#define CHILD_CMD  "__load-child"
 #define REPEAT_MAX 1000
 /* The JSON note of a run with no section to load. */
 #define EMPTY_NOTE "no sections to load: the figures are the noise of runs that load nothing"
@@ -113,170 +114,6 @@ struct load_run {
 	bool peak_reset_failed;	     /* some child could not reset its VmHWM */
 	char peak_reset_reason[256]; /* the first such child's reason */
 };
-
-/* --- the child ------------------------------------------------------------- */
-
-static int read_all(int fd, char **buf, size_t *len)
-{
-	size_t cap = 65536;
-	char *b = malloc(cap), *nb;
-	ssize_t n;
-
-	*len = 0;
-	if (!b)
-		return -1;
-	for (;;) {
-		if (*len == cap) {
-			nb = realloc(b, cap * 2);
-			if (!nb)
-				goto fail;
-			b = nb;
-			cap *= 2;
-		}
-		n = read(fd, b + *len, cap - *len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			goto fail;
-		if (n == 0)
-			break;
-		*len += (size_t)n;
-	}
-	*buf = b;
-	return 0;
-fail:
-	free(b);
-	return -1;
-}
-
-/* The usage fields the parent needs, by the names of struct ep_proc_usage. */
-static json_t *usage_json(const struct ep_proc_usage *u)
-{
-	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "vm_hwm_kib",
-			 (json_int_t)u->vm_hwm_kib, "vm_rss_kib", (json_int_t)u->vm_rss_kib,
-			 "rss_anon_kib", (json_int_t)u->rss_anon_kib, "rss_file_kib",
-			 (json_int_t)u->rss_file_kib, "user_us", (json_int_t)u->user_us, "sys_us",
-			 (json_int_t)u->sys_us, "minor_faults", (json_int_t)u->minor_faults,
-			 "major_faults", (json_int_t)u->major_faults);
-}
-
-struct child_report {
-	enum ep_load_mode mode;
-	const char *peak_reset_error; /* NULL: VmHWM was reset before loading */
-	struct ep_proc_usage startup, start, end;
-	uint64_t wall_ns;
-	const struct ep_load_result *res;
-};
-
-static json_t *child_json(const struct child_report *c)
-{
-	const struct ep_load_result *r = c->res;
-	char sum[24];
-
-	snprintf(sum, sizeof(sum), "%016" PRIx64, r->checksum);
-	return json_pack("{s:s, s:b, s:s?, s:I, s:I, s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:I, s:I,"
-			 " s:s}",
-			 "mode", ep_load_mode_name(c->mode), "peak_reset", !c->peak_reset_error,
-			 "peak_reset_error", c->peak_reset_error, "wall_ns", (json_int_t)c->wall_ns,
-			 "copy_ns", (json_int_t)r->copy_ns, "startup", usage_json(&c->startup),
-			 "start", usage_json(&c->start), "end", usage_json(&c->end),
-			 "sections_read", (json_int_t)r->sections_read, "sections_mapped",
-			 (json_int_t)r->sections_mapped, "sections_decoded",
-			 (json_int_t)r->sections_decoded, "bytes_loaded",
-			 (json_int_t)r->bytes_loaded, "bytes_copied", (json_int_t)r->bytes_copied,
-			 "bytes_decoded", (json_int_t)r->bytes_decoded, "checksum", sum);
-}
-
-/*
- * elfplt __load-child --mode=MODE: the plan on standard input, one JSON
- * object on standard output (when a file of the plan fails: its index,
- * "failed_file", and the one-line "error", with exit status 1).  Start-up
- * (exec, dynamic linking, reading the plan, priming the decompressors) comes
- * first and is recorded as "startup"; then VmHWM is reset to the resident set, "start" is taken, the
- * load runs, and "end" is taken while everything is still held.  The JSON
- * is built after that, so its allocations are in no figure.
- */
-static int cmd_load_child(int argc, char **argv, struct ep_global *g)
-{
-	struct ep_load_plan plan = { 0 };
-	struct ep_load_held *held = NULL;
-	struct ep_load_result res;
-	struct ep_error err = { 0 }, reset_err = { 0 };
-	struct child_report c = { .res = &res };
-	size_t failed = SIZE_MAX;
-	uint64_t t0, t1;
-	json_t *out;
-	size_t len;
-	char *buf;
-	int rc;
-
-	(void)g;
-	if (argc != 2 || strncmp(argv[1], "--mode=", 7) != 0 ||
-	    ep_load_mode_parse(argv[1] + 7, &c.mode) != 0)
-		return ep_usage_error(NULL, CHILD_CMD " is internal to 'elfplt load'");
-	if (read_all(0, &buf, &len) != 0) {
-		fprintf(stderr, "elfplt: " CHILD_CMD ": cannot read the plan: %s\n",
-			strerror(errno));
-		return EP_EXIT_FAILED;
-	}
-	rc = ep_load_plan_decode(&plan, buf, len, &err);
-	free(buf);
-	if (rc)
-		goto fail;
-	/* Every child primes, the empty one too: the decompressors are start-up. */
-	rc = ep_load_prime(&plan, &failed, &err);
-	if (rc)
-		goto fail;
-	rc = ep_proc_usage_self(&c.startup, &err);
-	if (rc)
-		goto fail;
-	/*
-	 * Start-up peaks above where it ends (the dynamic linker's and libc's
-	 * transient pages); without the reset that mark would hide any load
-	 * that peaks lower, and differ between children.
-	 */
-	if (ep_proc_peak_reset(&reset_err))
-		c.peak_reset_error = reset_err.message;
-	rc = ep_proc_usage_self(&c.start, &err);
-	if (rc)
-		goto fail;
-
-	t0 = ep_monotonic_ns();
-	rc = ep_load_run(&plan, c.mode, &res, &held, &err);
-	t1 = ep_monotonic_ns();
-	failed = res.failed_file;
-	if (rc)
-		goto fail;
-	rc = ep_proc_usage_self(&c.end, &err);
-	if (rc)
-		goto fail;
-	c.wall_ns = t1 - t0;
-
-	out = child_json(&c);
-	rc = !out || json_dumpf(out, stdout, JSON_COMPACT) != 0 || fflush(stdout) != 0;
-	json_decref(out);
-	ep_load_release(held);
-	ep_load_plan_free(&plan);
-	return rc ? EP_EXIT_FAILED : EP_EXIT_OK;
-fail:
-	/*
-	 * A file to blame: the parent says so once, leaves that file out and
-	 * measures the others again.  Anything else is this child's to say.
-	 */
-	out = failed == SIZE_MAX
-		      ? NULL
-		      : json_pack("{s:s, s:I, s:s}", "mode", ep_load_mode_name(c.mode),
-				  "failed_file", (json_int_t)failed, "error", err.message);
-	if (!out || json_dumpf(out, stdout, JSON_COMPACT) != 0 || fflush(stdout) != 0)
-		fprintf(stderr, "elfplt: %s\n", err.message);
-	json_decref(out);
-	ep_load_release(held);
-	ep_load_plan_free(&plan);
-	return EP_EXIT_FAILED;
-}
-
-const struct ep_cmd ep_cmd_load_child = { CHILD_CMD, cmd_load_child,
-					  "internal: one measured run of elfplt load", true };
 
 /* --- the parent: running children -------------------------------------------- */
 
@@ -423,7 +260,7 @@ static int run_child(struct load_run *run, enum ep_load_mode mode, struct sample
 		_exit(127);
 	}
 	close(pfd[1]);
-	if (read_all(pfd[0], &text, &len) != 0) {
+	if (ep_load_read_all(pfd[0], &text, &len) != 0) {
 		fprintf(stderr, "elfplt: load: reading from the %s child: %s\n",
 			ep_load_mode_name(mode), strerror(errno));
 		text = NULL;
@@ -832,14 +669,31 @@ static void cell_figure(struct ep_table *tab, int k, struct ep_summary s)
 	ep_table_cell(tab, "%s [%s..%s]", med, lo, hi);
 }
 
-static void report_text(struct load_run *run, const struct ep_load_totals *t)
+/* The text report's page-cache line: warm, cold, or cold asked for but not had. */
+static void text_cache_line(FILE *out, const struct cold_state *cold)
 {
-	static const char *const hdr[] = { "median [min..max]", "read", "mmap", "hybrid",
-					   "mmap vs read" };
+	if (!cold->requested)
+		fputs("  page cache: warm (--cold not given)\n", out);
+	else if (cold->resident_max == 0)
+		fprintf(out,
+			"  page cache: cold: dropped before each of %" PRIu64
+			" runs, mincore found 0 of %" PRIu64 " pages resident\n",
+			cold->drops, cold->file_pages);
+	else
+		fprintf(out,
+			"  page cache: cold requested but NOT achieved: after %" PRIu64
+			" of %" PRIu64 " drops, up to %" PRIu64 " of %" PRIu64
+			" pages stayed resident"
+			" (dirty: run sync; tmpfs; in use by another process); major faults"
+			" mean little\n",
+			cold->drops - cold->drops_clean, cold->drops, cold->resident_max,
+			cold->file_pages);
+}
+
+/* The text report's header: what was measured, and how. */
+static void text_header(const struct load_run *run, const struct ep_load_totals *t)
+{
 	FILE *out = run->g->out;
-	struct ep_table *tab;
-	unsigned int m;
-	int k;
 
 	fprintf(out,
 		"elfplt load: %" PRIu64 " %s, %" PRIu64 " %s (--sections=%s), %" PRIu64 " bytes",
@@ -867,22 +721,7 @@ static void report_text(struct load_run *run, const struct ep_load_totals *t)
 			t->compressed_sections,
 			ep_plural(t->compressed_sections, "section", "sections"),
 			t->compressed_bytes, t->decoded_bytes);
-	if (!run->cold.requested)
-		fputs("  page cache: warm (--cold not given)\n", out);
-	else if (run->cold.resident_max == 0)
-		fprintf(out,
-			"  page cache: cold: dropped before each of %" PRIu64
-			" runs, mincore found 0 of %" PRIu64 " pages resident\n",
-			run->cold.drops, run->cold.file_pages);
-	else
-		fprintf(out,
-			"  page cache: cold requested but NOT achieved: after %" PRIu64
-			" of %" PRIu64 " drops, up to %" PRIu64 " of %" PRIu64
-			" pages stayed resident"
-			" (dirty: run sync; tmpfs; in use by another process); major faults"
-			" mean little\n",
-			run->cold.drops - run->cold.drops_clean, run->cold.drops,
-			run->cold.resident_max, run->cold.file_pages);
+	text_cache_line(out, &run->cold);
 	fprintf(out,
 		"  runs per mode: %u, interleaved; each figure is the load phase alone, minus"
 		" the empty child's median; timer resolution %" PRIu64 " ns\n",
@@ -896,7 +735,17 @@ static void report_text(struct load_run *run, const struct ep_load_totals *t)
 			"  peak RSS: VmHWM NOT reset before loading (%s): a load that stays"
 			" under start-up's peak shows its final RSS growth\n",
 			run->peak_reset_reason);
-	fputc('\n', out);
+}
+
+/* The text report's table: each metric's figures per mode, and mmap against read. */
+static void text_table(const struct load_run *run)
+{
+	static const char *const hdr[] = { "median [min..max]", "read", "mmap", "hybrid",
+					   "mmap vs read" };
+	FILE *out = run->g->out;
+	struct ep_table *tab;
+	unsigned int m;
+	int k;
 
 	tab = ep_table_new(5, hdr, "lrrrr");
 	for (k = 0; tab && k < NMETRICS; k++) {
@@ -924,6 +773,13 @@ static void report_text(struct load_run *run, const struct ep_load_totals *t)
 	if (tab)
 		ep_table_print(tab, out, "");
 	ep_table_free(tab);
+}
+
+static void report_text(struct load_run *run, const struct ep_load_totals *t)
+{
+	text_header(run, t);
+	fputc('\n', run->g->out);
+	text_table(run);
 }
 
 /* --- options and planning --------------------------------------------------- */
@@ -1125,7 +981,12 @@ static bool nothing_to_load(const struct ep_global *g, const struct load_run *ru
 	return true;
 }
 
-static int cmd_load(int argc, char **argv, struct ep_global *g)
+/*
+ * Parse load's own options into run (its defaults already set) and the
+ * global ones into g.  Returns -1 to go on, or the exit status to end with:
+ * EP_EXIT_OK after --help, a usage error's.
+ */
+static int load_options(int argc, char **argv, struct ep_global *g, struct load_run *run)
 {
 	static const struct option longopts[] = {
 		{ "sections", required_argument, NULL, 's' },
@@ -1135,18 +996,14 @@ static int cmd_load(int argc, char **argv, struct ep_global *g)
 		EP_GLOBAL_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct load_run run = { .g = g, .set = EP_SET_ALL, .repeat = 5, .plan_fd = -1 };
-	struct ep_load_totals totals;
-	struct ep_paths in;
 	uint64_t v;
-	int c, rc, status;
+	int c, rc;
 
-	run.plan.threshold = ep_load_default_threshold();
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, EP_GLOBAL_SHORTOPTS, longopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
-			if (ep_section_set_parse(optarg, &run.set))
+			if (ep_section_set_parse(optarg, &run->set))
 				return ep_usage_error(
 					g->cmd, "--sections takes relocs, alloc or all, not '%s'",
 					optarg);
@@ -1157,7 +1014,7 @@ static int cmd_load(int argc, char **argv, struct ep_global *g)
 						      "--repeat takes a number from 1 to %d,"
 						      " not '%s'",
 						      REPEAT_MAX, optarg);
-			run.repeat = (unsigned int)v;
+			run->repeat = (unsigned int)v;
 			break;
 		case 't':
 			/* Sizes read alike wherever an option takes one (--max-size). */
@@ -1167,10 +1024,10 @@ static int cmd_load(int argc, char **argv, struct ep_global *g)
 						      "optionally with K, M, G (KiB, MiB, "
 						      "GiB), not '%s'",
 						      optarg);
-			run.plan.threshold = v;
+			run->plan.threshold = v;
 			break;
 		case 'c':
-			run.cold_requested = true;
+			run->cold_requested = true;
 			break;
 		case 'h':
 			load_usage(stdout);
@@ -1181,6 +1038,20 @@ static int cmd_load(int argc, char **argv, struct ep_global *g)
 				return rc;
 		}
 	}
+	return -1;
+}
+
+static int cmd_load(int argc, char **argv, struct ep_global *g)
+{
+	struct load_run run = { .g = g, .set = EP_SET_ALL, .repeat = 5, .plan_fd = -1 };
+	struct ep_load_totals totals;
+	struct ep_paths in;
+	int rc, status;
+
+	run.plan.threshold = ep_load_default_threshold();
+	rc = load_options(argc, argv, g, &run);
+	if (rc >= 0)
+		return rc;
 	rc = ep_inputs_and_output(g, &in, argc, argv);
 	if (rc)
 		return rc;

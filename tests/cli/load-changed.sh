@@ -8,7 +8,7 @@ need YAML2OBJ JQ
 obj=$(fixture load-relocs)
 
 # plan FILE DEV INO SIZE: a one-file plan (the encoding documented at
-# ep_load_plan_encode in lib/load.c) loading bytes 0..64 of FILE, planned
+# ep_load_plan_encode in lib/load-plan.c) loading bytes 0..64 of FILE, planned
 # with identity DEV INO SIZE and FILE's st_mtim now (date -r: s and ns).
 plan() {
 	printf 'elfplt-load-plan 3 16384 1\nF 0 64 1 %d\n%s\nP 0 64\nI %s %s %s %s %s\n0 64\n' \

@@ -11,7 +11,7 @@ obj=$(fixture load-relocs)
 # 400 copies of one small object (not hard links: a walk takes a file once
 # however many links it has), under a path of four 250-character
 # directory names: each file adds about 1 KB of path to the plan (length-
-# prefixed paths, lib/load.c), about 400 KiB in all, which the child frees
+# prefixed paths, lib/load-plan.c), about 400 KiB in all, which the child frees
 # (it is over glibc's 128 KiB mmap threshold, so free() unmaps it) before it
 # loads.
 top=$T/$(printf "%0250d" 0 | tr 0 a)
