@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "lib/error.h"
+#include "lib/inode-set.h"
 
 /*
  * The cap on a decompressed image, in bytes, against zstd, xz and gzip
@@ -96,21 +97,6 @@ struct ep_blob {
 
 /* head[0..n) starts with EP_ARMAG or EP_THINMAG. */
 bool ep_is_archive(const unsigned char *head, size_t n);
-
-/*
- * A set of files, or parts of files, by identity, to take a file reached by
- * several hard links once: a whole file is (st_dev, st_ino, 0); an archive
- * member is its archive's (st_dev, st_ino) and the offset of its data in it
- * (bytes; never 0: there is the archive's magic).  *set starts NULL.
- * ep_inode_set_add_at() returns 1 when the identity was in the set already,
- * 0 when it was added, -1 when memory ran out.
- */
-struct ep_inode_set;
-int ep_inode_set_add_at(struct ep_inode_set **set, uint64_t dev, uint64_t ino, uint64_t offset);
-
-/* Whether (dev, ino, offset) is in set (which may be NULL), without adding it. */
-bool ep_inode_set_has(const struct ep_inode_set *set, uint64_t dev, uint64_t ino, uint64_t offset);
-void ep_inode_set_free(struct ep_inode_set *set);
 
 struct stat;
 
