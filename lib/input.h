@@ -19,51 +19,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/decode.h"
 #include "lib/error.h"
 #include "lib/inode-set.h"
-
-/*
- * The cap on a decompressed image, in bytes, against zstd, xz and gzip
- * bombs: a compressed input (a whole file, an archive member) that decodes
- * to more fails with EP_ENOMEM, "PATH: xz data decodes to more than N bytes
- * (--max-size)".  EP_MAX_SIZE_DEFAULT (1 GiB) until ep_input_set_max_size()
- * sets it (elfplt's --max-size=BYTES); a process-wide setting, inherited by
- * forked workers and handed to `load`'s exec'd children as --max-size.  The
- * same cap is meant for anything else decoded from an input, such as an
- * SHF_COMPRESSED section's ch_size: ep_input_max_size() gives it.
- */
-#define EP_MAX_SIZE_DEFAULT ((uint64_t)1 << 30)
-
-/* Set the cap (bytes, at least 1). */
-void ep_input_set_max_size(uint64_t bytes);
-
-/* The cap in bytes. */
-uint64_t ep_input_max_size(void);
-
-/*
- * Parse a --max-size value: a positive decimal number of bytes, optionally
- * followed by K, M, G (powers of 1024, as KiB, MiB, GiB also say).  Returns
- * 0 with *bytes set, or -1 when s is not such a size or overflows 64 bits.
- */
-int ep_parse_size(const char *s, uint64_t *bytes);
-
-enum ep_compression { EP_COMP_NONE, EP_COMP_ZSTD, EP_COMP_XZ, EP_COMP_GZIP };
-
-/* "none", "zstd", "xz", "gzip". */
-const char *ep_compression_name(enum ep_compression c);
-
-/* The compression the first bytes of a file announce (at least 6 bytes). */
-enum ep_compression ep_compression_sniff(const unsigned char *head, size_t n);
-
-/*
- * The most n bytes of zstd frames can decode to, in bytes (RFC 8878
- * 3.1.1.2): a block decodes to at most Block_Maximum_Size, 128 KiB, and
- * takes at least 4 bytes of input to do so (a 3-byte Block_Header and the
- * one byte of an RLE_Block): n * 32768, saturating.  A frame header (or an
- * SHF_COMPRESSED section's ch_size) that records more is corrupt, and is
- * refused before its size is allocated.
- */
-uint64_t ep_zstd_max_decoded(size_t n);
 
 /* The magic of an ar archive (binutils include/aout/ar.h), 8 bytes each. */
 #define EP_ARMAG   "!<arch>\n"
@@ -135,16 +93,6 @@ int ep_blob_open(struct ep_blob *blob, const char *path, bool populate, struct e
  */
 int ep_blob_open_part(struct ep_blob *blob, const char *path, const char *file, uint64_t offset,
 		      uint64_t size, bool populate, struct ep_error *err);
-
-/*
- * Decode src[0..n), compressed as blob->compression says, into a buffer that
- * blob then owns (blob->bytes, blob->size; freed by ep_blob_close()).  The
- * caller zeroes blob and sets path (for messages) and compression.  The
- * entry point ep_blob_open() uses on a compressed file, public for the fuzz
- * targets.  Errors as ep_blob_open()'s for a compressed file, and EP_EUNSUP
- * when compression is EP_COMP_NONE.
- */
-int ep_blob_decode(struct ep_blob *blob, const unsigned char *src, size_t n, struct ep_error *err);
 
 /*
  * Whether the file changed under blob while it was read: a mapped file that
