@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <zlib.h>
 
+#include "lib/blob.h"
 #include "lib/decode-internal.h"
-#include "lib/input.h"
 
 /* gzip (zlib): every member of the file, and zero padding after them, as gzip -d does. */
 int ep_decode_gzip(struct ep_blob *b, const unsigned char *src, size_t n, struct ep_error *err)

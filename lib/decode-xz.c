@@ -5,8 +5,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "lib/blob.h"
 #include "lib/decode-internal.h"
-#include "lib/input.h"
 
 /* xz (liblzma): every stream of the file, as xz -d does. */
 int ep_decode_xz(struct ep_blob *b, const unsigned char *src, size_t n, struct ep_error *err)

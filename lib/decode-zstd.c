@@ -10,8 +10,8 @@
 #define ZSTD_STATIC_LINKING_ONLY
 #include <zstd.h>
 
+#include "lib/blob.h"
 #include "lib/decode-internal.h"
-#include "lib/input.h"
 
 uint64_t ep_zstd_max_decoded(size_t n)
 {

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/blob.h"
 #include "lib/decode-internal.h"
-#include "lib/input.h"
 
 const char *ep_compression_name(enum ep_compression c)
 {
