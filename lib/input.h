@@ -11,33 +11,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/archive.h"
 #include "lib/blob.h"
 #include "lib/decode.h"
 #include "lib/error.h"
 #include "lib/inode-set.h"
-
-/* The magic of an ar archive (binutils include/aout/ar.h), 8 bytes each. */
-#define EP_ARMAG   "!<arch>\n"
-#define EP_THINMAG "!<thin>\n"
-
-/* head[0..n) starts with EP_ARMAG or EP_THINMAG. */
-bool ep_is_archive(const unsigned char *head, size_t n);
-
-/*
- * Where entry i of a path list is when it is an archive member: archive is
- * NULL for a file.  A regular archive's member is size bytes at offset in
- * file (the archive); a thin archive's member is the whole of file, named
- * relative to the archive's directory (offset and size 0).  error, when
- * set, is why the archive could not be listed from this entry on: opening
- * the entry fails with it.
- */
-struct ep_member {
-	char *archive; /* the archive as named or found */
-	char *name;    /* the member's name in the archive (ar_name, long names resolved) */
-	char *file;    /* the file holding its bytes */
-	uint64_t offset, size;
-	char *error;
-};
 
 /* A list of inputs to analyse, owned. */
 struct ep_pathlist {
