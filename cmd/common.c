@@ -19,8 +19,13 @@
 #include <unistd.h>
 
 #include "cmd/elfplt.h"
+#include "lib/archive.h"
+#include "lib/blob.h"
+#include "lib/decode.h"
+#include "lib/inode-set.h"
 #include "lib/load.h"
 #include "lib/report.h"
+#include "lib/walk.h"
 
 /* -j N, --jobs N: 1 to EP_JOBS_MAX.  Returns 0, or -1 after a usage error. */
 static int parse_jobs(struct ep_global *g, const char *arg)

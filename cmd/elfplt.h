@@ -15,7 +15,7 @@
 #include <stdio.h>
 
 #include "lib/elf.h"
-#include "lib/input.h"
+#include "lib/blob.h"
 
 /* Exit status: every input analysed; some input failed; usage error. */
 enum { EP_EXIT_OK = 0, EP_EXIT_FAILED = 1, EP_EXIT_USAGE = 2 };

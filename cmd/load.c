@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cmd/elfplt.h"
+#include "lib/decode.h"
 #include "lib/load.h"
 #include "lib/report.h"
 

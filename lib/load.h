@@ -18,9 +18,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/blob.h"
+#include "lib/decode.h"
 #include "lib/elf.h"
 #include "lib/error.h"
-#include "lib/input.h"
 
 /*
  * How sections are brought in.  EP_LOAD_NONE loads nothing: it is the empty

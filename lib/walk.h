@@ -1,21 +1,20 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ELFPLT_INPUT_H
-#define ELFPLT_INPUT_H
+#ifndef ELFPLT_WALK_H
+#define ELFPLT_WALK_H
 
 /*
- * From paths to inputs: the directory walk and ar archives.  A file's bytes
- * are lib/blob.h's, their decoding lib/decode.h's.
+ * From PATHs to inputs: the files named, the members of the archives named
+ * (lib/archive.h) and the regular files under the directories named, walked
+ * in a reproducible order; and an entry of the list opened as a blob
+ * (lib/blob.h).
  */
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 
 #include "lib/archive.h"
 #include "lib/blob.h"
-#include "lib/decode.h"
 #include "lib/error.h"
-#include "lib/inode-set.h"
 
 /* A list of inputs to analyse, owned. */
 struct ep_pathlist {

@@ -3,20 +3,12 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
-#include "lib/archive.h"
-#include "lib/blob.h"
-#include "lib/elf.h"
-#include "lib/input.h"
+#include "lib/walk.h"
 
 /* Append an entry named path; m (copied, its strings taken over) for a member. */
 static int push_entry(struct ep_pathlist *pl, const char *path, bool walked,
