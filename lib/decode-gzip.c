@@ -19,11 +19,9 @@ int ep_decode_gzip(struct ep_blob *b, const unsigned char *src, size_t n, struct
 	if (inflateInit2(&z, 15 + 16) != Z_OK)
 		return ep_error_set(err, EP_ENOMEM, "%s: out of memory for gzip", b->path);
 	for (;;) {
-		if (o.used == o.size) {
-			rc = ep_outbuf_grow(&o, b, n * 4 + 4096, err);
-			if (rc)
-				goto out;
-		}
+		rc = ep_outbuf_reserve(&o, b, n, err);
+		if (rc)
+			goto out;
 		/* zlib counts in uInt: feed at most 1 GiB at a time. */
 		z.next_in = (unsigned char *)src + done;
 		z.avail_in = n - done > (1u << 30) ? 1u << 30 : (uInt)(n - done);

@@ -22,11 +22,9 @@ int ep_decode_xz(struct ep_blob *b, const unsigned char *src, size_t n, struct e
 	z.next_in = src;
 	z.avail_in = n;
 	for (;;) {
-		if (o.used == o.size) {
-			rc = ep_outbuf_grow(&o, b, n * 4 + 4096, err);
-			if (rc)
-				goto out;
-		}
+		rc = ep_outbuf_reserve(&o, b, n, err);
+		if (rc)
+			goto out;
 		z.next_out = o.buf + o.used;
 		z.avail_out = ep_outbuf_room(&o);
 		/* All input is there: LZMA_FINISH lets the decoder see the end. */

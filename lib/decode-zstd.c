@@ -120,11 +120,9 @@ int ep_decode_zstd(struct ep_blob *b, const unsigned char *src, size_t n, struct
 	if (!dctx)
 		return ep_error_set(err, EP_ENOMEM, "%s: out of memory for zstd", b->path);
 	for (;;) {
-		if (o.used == o.size) {
-			rc = ep_outbuf_grow(&o, b, n * 4 + 4096, err);
-			if (rc)
-				goto out;
-		}
+		rc = ep_outbuf_reserve(&o, b, n, err);
+		if (rc)
+			goto out;
 		out = (ZSTD_outBuffer){ o.buf, o.used + ep_outbuf_room(&o), o.used };
 		zr = ZSTD_decompressStream(dctx, &out, &in);
 		o.used = out.pos;

@@ -129,7 +129,9 @@ size_t ep_outbuf_room(const struct ep_outbuf *o)
 	return !o->elf && room > 4096 ? 4096 : room;
 }
 
-int ep_outbuf_grow(struct ep_outbuf *o, const struct ep_blob *b, size_t first, struct ep_error *err)
+/* Grow o: first is the size of the first allocation, in bytes. */
+static int outbuf_grow(struct ep_outbuf *o, const struct ep_blob *b, size_t first,
+		       struct ep_error *err)
 {
 	uint64_t want = o->size ? (uint64_t)o->size * 2 : first;
 	unsigned char *nb;
@@ -147,6 +149,14 @@ int ep_outbuf_grow(struct ep_outbuf *o, const struct ep_blob *b, size_t first, s
 	o->buf = nb;
 	o->size = (size_t)want;
 	return 0;
+}
+
+/* A first guess of four times the compressed size, and a page more for tiny inputs. */
+int ep_outbuf_reserve(struct ep_outbuf *o, const struct ep_blob *b, size_t n, struct ep_error *err)
+{
+	if (o->used < o->size)
+		return 0;
+	return outbuf_grow(o, b, n * 4 + 4096, err);
 }
 
 void ep_outbuf_finish(struct ep_outbuf *o, struct ep_blob *b)
