@@ -133,15 +133,16 @@ static char *thin_file(const char *archive, const char *name)
 	return p;
 }
 
-/* Hand on the entry that says why the archive could not be listed from offset on. */
-static int ar_error(const struct ar_walk *w, uint64_t offset, const char *why, struct ep_error *err)
+/* Hand on the entry that says why the archive could not be listed from hdr_offset on. */
+static int ar_error(const struct ar_walk *w, uint64_t hdr_offset, const char *why,
+		    struct ep_error *err)
 {
 	struct ep_member m = { 0 };
 	int rc;
 
 	m.archive = strdup(w->path);
 	if (!m.archive || asprintf(&m.error, "%s: the member header at offset %" PRIu64 " %s",
-				   w->path, offset, why) < 0) {
+				   w->path, hdr_offset, why) < 0) {
 		free(m.archive);
 		return ep_error_set(err, EP_ENOMEM, "%s: out of memory", w->path);
 	}

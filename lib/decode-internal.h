@@ -40,11 +40,12 @@ size_t ep_outbuf_room(const struct ep_outbuf *o);
 
 /*
  * Make room for more output when o is full, before each step of decoding;
- * n is the size of the compressed data, in bytes, from which the first
+ * src_bytes is the size of the compressed data, from which the first
  * allocation is guessed.  Returns 0, or a negative ep_errcode (EP_ENOMEM)
  * when the cap is reached or memory runs out.
  */
-int ep_outbuf_reserve(struct ep_outbuf *o, const struct ep_blob *b, size_t n, struct ep_error *err);
+int ep_outbuf_reserve(struct ep_outbuf *o, const struct ep_blob *b, size_t src_bytes,
+		      struct ep_error *err);
 
 /* Hand o's buffer to b: b->bytes, b->size, and b->owned to free. */
 void ep_outbuf_finish(struct ep_outbuf *o, struct ep_blob *b);

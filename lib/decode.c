@@ -152,11 +152,12 @@ static int outbuf_grow(struct ep_outbuf *o, const struct ep_blob *b, size_t firs
 }
 
 /* A first guess of four times the compressed size, and a page more for tiny inputs. */
-int ep_outbuf_reserve(struct ep_outbuf *o, const struct ep_blob *b, size_t n, struct ep_error *err)
+int ep_outbuf_reserve(struct ep_outbuf *o, const struct ep_blob *b, size_t src_bytes,
+		      struct ep_error *err)
 {
 	if (o->used < o->size)
 		return 0;
-	return outbuf_grow(o, b, n * 4 + 4096, err);
+	return outbuf_grow(o, b, src_bytes * 4 + 4096, err);
 }
 
 void ep_outbuf_finish(struct ep_outbuf *o, struct ep_blob *b)
