@@ -16,7 +16,9 @@
 
 #include "cmd/elfplt.h"
 #include "lib/elf.h"
-#include "lib/input.h"
+#include "lib/blob.h"
+#include "lib/decode.h"
+#include "lib/walk.h"
 
 static const struct ep_cmd *const commands[] = {
 	&ep_cmd_stats,

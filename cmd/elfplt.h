@@ -18,7 +18,7 @@
 #include <stdio.h>
 
 #include "lib/elf.h"
-#include "lib/input.h"
+#include "lib/blob.h"
 
 #include "cmd/jobs.h"
 #include "cmd/output.h"

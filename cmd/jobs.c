@@ -25,9 +25,11 @@
 #include "cmd/jobs.h"
 #include "cmd/output.h"
 #include "cmd/progress.h"
+#include "lib/archive.h"
+#include "lib/inode-set.h"
 
 /*
- * The walk lists every regular file without analysing it (lib/input.h): one
+ * The walk lists every regular file without analysing it (lib/walk.h): one
  * it found that is not ELF, by its magic bytes after any decompression, or
  * that is gone is passed over quietly, as a tree holds other files too; so
  * is an archive member that is not ELF.  One with the ELF magic is an ELF

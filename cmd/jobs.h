@@ -14,7 +14,9 @@
 #include <stdio.h>
 
 #include "lib/elf.h"
-#include "lib/input.h"
+#include "lib/blob.h"
+#include "lib/decode.h"
+#include "lib/walk.h"
 
 struct ep_global;
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cmd/elfplt.h"
+#include "lib/decode.h"
 #include "lib/reloc.h"
 #include "lib/report.h"
 #include "lib/stats.h"

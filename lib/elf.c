@@ -294,7 +294,7 @@ void ep_section_decoded_max_set(uint64_t bytes)
 
 /*
  * The cap on decoded SHF_COMPRESSED bytes, per section and per image:
- * cmd/elfplt.c passes --max-size (lib/input.h's cap) to
+ * cmd/elfplt.c passes --max-size (lib/decode.h's cap) to
  * ep_section_decoded_max_set().
  */
 static uint64_t section_decoded_cap(void)

@@ -86,7 +86,7 @@ struct ep_image {
 
 /*
  * Open the image bytes[0..size) under the name path (not opened: the caller
- * maps or decodes the file, see lib/input.h).  bytes must stay valid and
+ * maps or decodes the file, see lib/blob.h).  bytes must stay valid and
  * unchanged until ep_image_close(); nothing is written to them.
  * Returns 0, or a negative ep_errcode with err filled:
  *   EP_ENOTELF  no ELF magic, or an ELF class/byte order that is not 1 or 2;

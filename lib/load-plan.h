@@ -18,7 +18,7 @@
 
 #include "lib/elf.h"
 #include "lib/error.h"
-#include "lib/input.h"
+#include "lib/blob.h"
 
 /*
  * Which sections: EP_SET_RELOCS the SHT_REL/SHT_RELA/SHT_RELR sections plus

@@ -17,7 +17,9 @@
 #include <stdint.h>
 
 #include "lib/error.h"
-#include "lib/input.h"
+#include "lib/blob.h"
+#include "lib/decode.h"
+#include "lib/walk.h"
 #include "lib/load-plan.h"
 
 /*
@@ -80,7 +82,7 @@ struct ep_load_held;
  *                   the others as in read (the file is mapped only if it
  *                   has such a section);
  *   EP_LOAD_NONE    nothing.
- * A compressed file is decoded into memory (lib/input.h) in every mode and
+ * A compressed file is decoded into memory (lib/decode.h) in every mode and
  * its sections read there: a mapping cannot help it.  res->copy_ns sums the
  * time of each copy alone (two clock reads around each pread_all() and each
  * decoding), so bytes_copied / copy_ns is a copy throughput that neither

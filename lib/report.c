@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/decode.h"
 #include "lib/report.h"
 
 json_t *ep_report_new(const char *schema)

@@ -16,9 +16,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "lib/blob.h"
 #include "lib/elf.h"
 #include "lib/error.h"
-#include "lib/input.h"
 
 /*
  * A new document for schema ("elfplt-stats/1") with an empty "files" array

@@ -9,13 +9,15 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/blob.h"
+#include "lib/decode.h"
 #include "lib/elf.h"
-#include "lib/input.h"
 #include "lib/load.h"
 #include "lib/plt.h"
 #include "lib/reloc.h"
 #include "lib/report.h"
 #include "lib/stats.h"
+#include "lib/walk.h"
 #include "tests/fuzz/exercise.h"
 
 #define EXERCISE_PATH "fuzz.o"

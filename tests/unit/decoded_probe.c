@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "lib/elf.h"
-#include "lib/input.h"
+#include "lib/blob.h"
 #include "lib/plt.h"
 #include "lib/stats.h"
 

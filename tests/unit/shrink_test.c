@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A mapped input that shrinks while it is read (lib/input.h,
+ * A mapped input that shrinks while it is read (lib/blob.h,
  * ep_blob_check()): reading its pages past the new end must not kill the
  * process with SIGBUS; the read sees zeros and the blob reports the change.
  * A SIGBUS outside any blob still gets the action it had before.  The file is
@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "lib/input.h"
+#include "lib/blob.h"
 #include "tests/unit/check.h"
 
 /* From <sanitizer/common_interface_defs.h>; NULL unless built with ASan. */

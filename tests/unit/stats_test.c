@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "lib/elf.h"
-#include "lib/input.h"
+#include "lib/blob.h"
 #include "lib/reloc.h"
 #include "lib/stats.h"
 #include "tests/unit/check.h"
