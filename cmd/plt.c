@@ -717,7 +717,7 @@ static void plt_usage(FILE *f)
 	      "                  [--max-size=BYTES] [--format=text|json] [-o FILE] [PATH...]\n"
 	      "PLT slots, GOT entries and stubs per section as each file's loader or linker\n"
 	      "reserves them (the arm64 module loader of the module's own kernel, Linux\n"
-	      "module-plts.c v5.8 to v6.12; linked files; relocatable objects), the true\n"
+	      "module-plts.c v5.8 to v7.2; linked files; relocatable objects), the true\n"
 	      "minimum, and the sorting the loader does.\n"
 	      "With no PATH, the running kernel's modules in /lib/modules/$(uname -r).\n\n"
 	      "  --kernel=auto|VERSION    the loader of which kernel (default auto: each\n"
