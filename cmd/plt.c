@@ -465,13 +465,14 @@ static json_t *json_rules(const struct ep_plt_result *res)
 
 	if (!k->applies)
 		return res->model->json_rules ? res->model->json_rules(res) : json_null();
-	o = json_pack("{s:{s:s, s:s, s:o}, s:b, s:s, s:s, s:b, s:b}", "kernel", "version",
+	o = json_pack("{s:{s:s, s:s, s:o, s:b}, s:b, s:s, s:s, s:b, s:b}", "kernel", "version",
 		      ep_kernel_version_text(k->version, v, sizeof(v)), "from",
 		      ep_kernel_from_name(k->from), "vermagic",
-		      k->vermagic[0] ? json_string(k->vermagic) : json_null(), "mod_unload",
-		      k->mod_unload, "floor", ep_kernel_version_text(k->floor, lo, sizeof(lo)),
-		      "checked_through", ep_kernel_version_text(k->checked_through, hi, sizeof(hi)),
-		      "below_floor", k->below_floor, "beyond_checked", k->beyond_checked);
+		      k->vermagic[0] ? json_string(k->vermagic) : json_null(), "sublevel_known",
+		      k->sublevel_known, "mod_unload", k->mod_unload, "floor",
+		      ep_kernel_version_text(k->floor, lo, sizeof(lo)), "checked_through",
+		      ep_kernel_version_text(k->checked_through, hi, sizeof(hi)), "below_floor",
+		      k->below_floor, "beyond_checked", k->beyond_checked);
 	if (o && res->model->json_rules) {
 		json_t *own = res->model->json_rules(res);
 

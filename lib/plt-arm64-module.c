@@ -847,6 +847,16 @@ static const char *onoff(bool b)
 	return b ? "on" : "off";
 }
 
+/* The length of "6.1.0-57" in "6.1.0-57-arm64 SMP ...": the version and its ABI number. */
+static int abi_name_len(const char *vermagic)
+{
+	size_t n = strcspn(vermagic, " +"), dash = strcspn(vermagic, "-");
+
+	if (dash < n)
+		n = dash + 1 + strcspn(vermagic + dash + 1, " +-");
+	return (int)n;
+}
+
 /* The header line's tail: the kernel modelled, where from, the options. */
 static void arm64_print_rules(FILE *out, const struct ep_plt_result *res)
 {
@@ -857,7 +867,12 @@ static void arm64_print_rules(FILE *out, const struct ep_plt_result *res)
 	fprintf(out, "; kernel %s", ep_kernel_version_text(k->version, v, sizeof(v)));
 	switch (k->from) {
 	case EP_KERNEL_FROM_VERMAGIC:
-		fputs(" (vermagic)", out);
+		if (k->sublevel_known)
+			fputs(" (vermagic)", out);
+		else
+			fprintf(out, " (vermagic %.*s: sublevel unknown, read as %u.%u.0)",
+				abi_name_len(k->vermagic), k->vermagic, EP_KVER_MAJOR(k->version),
+				EP_KVER_MINOR(k->version));
 		break;
 	case EP_KERNEL_FROM_OPTION:
 		fputs(" (--kernel)", out);
