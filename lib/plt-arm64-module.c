@@ -24,14 +24,17 @@
  *   cmp_rela(); an entry counts unless it equals the one just before it
  *   (duplicate_rel()); an entry with a non-zero r_addend always counts.
  *   v4.11 and later.
- * - Before v5.8 every relocation of the section was sorted.  Since commit
+ * - Before v5.9 every relocation of the section was sorted.  Since commit
  *   d4e0340919fb ("arm64/module: Optimize module load time by optimizing
- *   PLT counting"; modelled from v5.8, but it was picked after the v5.8
- *   merge window and is most likely v5.9-rc1: unverified against a tag, so
- *   the floor stays v5.8) partition_branch_plt_relas() first moves the
+ *   PLT counting") partition_branch_plt_relas() first moves the
  *   slot-needing branches to the front and only those nents are sorted;
- *   with KASLR off (to v6.6.2, 6.5.12) it returns 0 and nothing is sorted.
- *   The quirk: the
+ *   with KASLR off (to 6.5.12 and 6.6.2) it returns 0 and nothing is
+ *   sorted.  That commit is v5.9, not v5.8 as this model (its floor, its
+ *   "sorted<5.8" column) long said: it came with the arm64 pull "arm64 and
+ *   cross-arch updates for 5.9" (2020-08-03, based on v5.8-rc3).  The floor
+ *   stays v5.8, modelled as partitioned; a real 5.8 sorts every relocation,
+ *   which changes the sorting and, where a leftover (below) duplicates
+ *   another entry, one slot.  The quirk: the
  *   partition loop stops when i == j without looking at entry i, so when
  *   every relocation of a section needs a slot (and there are at least
  *   two), the last one is left out of the sorted range.  count_plts() still

@@ -17,7 +17,7 @@
 
 /*
  * The oldest kernel the arm64-module model follows (partition_branch_plt_relas(),
- * d4e0340919fb; most likely v5.9-rc1, see lib/plt-arm64-module.c).
+ * d4e0340919fb, which is in fact v5.9: see lib/plt-arm64-module.c).
  */
 #define EP_ARM64_KVER_FLOOR EP_KVER(5, 8, 0)
 /* What it models for a module that names no version (no vermagic=): Debian 12's. */
