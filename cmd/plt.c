@@ -15,6 +15,7 @@
 #include "cmd/elfplt.h"
 #include "lib/plt.h"
 #include "lib/report.h"
+#include "lib/top.h"
 
 #define DEFAULT_TIMING_REPS 9
 
@@ -45,7 +46,8 @@ struct plt_run {
 	const struct ep_plt_model *forced;
 	struct ep_plt_options opt;
 	bool summary;
-	bool json; /* --format=json */
+	struct ep_top top; /* --top N: the files reserving the most slots */
+	bool json;	   /* --format=json */
 	struct ep_json_stream js;
 	/*
 	 * Each model's table, by its ep_plt_models[] index: a line per file,
@@ -211,6 +213,8 @@ static void summary_add(struct plt_run *run, const char *path, size_t view, cons
 /* Does the table of model i get printed? */
 static bool summary_shown(const struct plt_run *run, size_t i)
 {
+	if (run->top.max && !run->summary)
+		return false; /* --top's list stands for the files */
 	return run->tables[i].nrows > (run->summary ? 0 : 1);
 }
 
@@ -300,6 +304,34 @@ static void summary_free(struct plt_run *run)
 
 /* ---- totals ------------------------------------------------------------------ */
 
+/* --top's list: the files that reserve the most slots, of every kind and group. */
+static void top_text(const struct plt_run *run, FILE *out)
+{
+	static const char *const hdr[] = { "#", "slots", "minimal", "relocations", "model", "file" };
+	struct ep_table *t;
+	size_t i;
+
+	if (!run->top.n)
+		return;
+	fprintf(out, "top %zu %s by reserved slots:\n", run->top.n,
+		ep_plural(run->top.n, "file", "files"));
+	t = ep_table_new(6, hdr, "rrrrll");
+	for (i = 0; t && i < run->top.n; i++) {
+		const struct ep_top_entry *e = &run->top.v[i];
+
+		ep_table_row(t);
+		ep_table_cell_u64(t, i + 1);
+		ep_table_cell_u64(t, e->key);
+		ep_table_cell_u64(t, e->extra[0]);
+		ep_table_cell_u64(t, e->extra[1]);
+		ep_table_cell_str(t, ep_plt_models[e->extra[2]]->name);
+		ep_table_cell_str(t, e->path);
+	}
+	if (t)
+		ep_table_print(t, out, "  ");
+	ep_table_free(t);
+}
+
 static void totals_text(struct plt_run *run)
 {
 	const struct plt_totals *t = &run->t;
@@ -309,7 +341,7 @@ static void totals_text(struct plt_run *run)
 
 	summary_print(run, out);
 	/* A single file's details are its totals, except when only totals are asked for. */
-	if (t->files + t->files_failed > (run->summary ? 0 : 1)) {
+	if (t->files + t->files_failed > (run->summary || run->top.max ? 0 : 1)) {
 		fprintf(out, "total: %" PRIu64 " %s", t->files,
 			ep_plural(t->files, "file", "files"));
 		for (i = 0; i < run->nmodels; i++) {
@@ -332,6 +364,7 @@ static void totals_text(struct plt_run *run)
 				ep_plt_models[i]->print_totals(out, &t->by_model[i],
 							       run->opt.timing_reps);
 	}
+	top_text(run, out);
 	ep_print_skipped(out);
 }
 
@@ -465,13 +498,14 @@ static json_t *json_rules(const struct ep_plt_result *res)
 
 	if (!k->applies)
 		return res->model->json_rules ? res->model->json_rules(res) : json_null();
-	o = json_pack("{s:{s:s, s:s, s:o}, s:b, s:s, s:s, s:b, s:b}", "kernel", "version",
+	o = json_pack("{s:{s:s, s:s, s:o, s:b}, s:b, s:s, s:s, s:b, s:b}", "kernel", "version",
 		      ep_kernel_version_text(k->version, v, sizeof(v)), "from",
 		      ep_kernel_from_name(k->from), "vermagic",
-		      k->vermagic[0] ? json_string(k->vermagic) : json_null(), "mod_unload",
-		      k->mod_unload, "floor", ep_kernel_version_text(k->floor, lo, sizeof(lo)),
-		      "checked_through", ep_kernel_version_text(k->checked_through, hi, sizeof(hi)),
-		      "below_floor", k->below_floor, "beyond_checked", k->beyond_checked);
+		      k->vermagic[0] ? json_string(k->vermagic) : json_null(), "sublevel_known",
+		      k->sublevel_known, "mod_unload", k->mod_unload, "floor",
+		      ep_kernel_version_text(k->floor, lo, sizeof(lo)), "checked_through",
+		      ep_kernel_version_text(k->checked_through, hi, sizeof(hi)), "below_floor",
+		      k->below_floor, "beyond_checked", k->beyond_checked);
 	if (o && res->model->json_rules) {
 		json_t *own = res->model->json_rules(res);
 
@@ -547,6 +581,24 @@ static json_t *json_sums(const struct ep_plt_totals *t, const struct ep_plt_mode
 	return o;
 }
 
+/* totals.top: --top's list, [] without it. */
+static json_t *top_json(const struct plt_run *run)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a && i < run->top.n; i++) {
+		const struct ep_top_entry *e = &run->top.v[i];
+		const struct ep_plt_count c = { e->key, e->extra[0] };
+
+		json_array_append_new(a, json_pack("{s:s, s:s, s:o, s:o}", "path", e->path, "model",
+						   ep_plt_models[e->extra[2]]->name, "slots",
+						   json_count(&c), "relocations",
+						   json_u(e->extra[1])));
+	}
+	return a;
+}
+
 /* The "totals" object; NULL when out of memory. */
 static json_t *totals_json(struct plt_run *run)
 {
@@ -568,6 +620,7 @@ static json_t *totals_json(struct plt_run *run)
 		json_array_append_new(by_model, e);
 	}
 	json_object_set_new(totals, "by_model", by_model);
+	json_object_set_new(totals, "top", top_json(run));
 	return totals;
 }
 
@@ -618,7 +671,7 @@ static int render_file(const struct plt_run *run, const struct ep_image *img,
 			ep_json_input_keys(o, blob);
 		return ep_render_json(o, out, out_len);
 	}
-	if (run->summary)
+	if (run->summary || run->top.max)
 		return 0;
 	return ep_render_text(print_one, &args, out, out_len);
 }
@@ -679,8 +732,14 @@ static int emit_file(const char *path, const void *result, size_t result_len, vo
 	if (r.model < 0) {
 		run->t.not_covered++;
 	} else {
+		const struct ep_plt_count slots = ep_plt_totals_sum(r.t.slots);
+		const uint64_t extra[EP_TOP_EXTRA] = { slots.minimum, r.t.relocations,
+						       (uint64_t)r.model };
+
 		ep_plt_totals_add(&run->t.all, &r.t);
 		ep_plt_totals_add(&run->t.by_model[r.model], &r.t);
+		if (ep_top_add(&run->top, path, slots.reserved, extra))
+			run->nomem = true;
 	}
 	if (run->json) {
 		ep_json_stream_file_text(&run->js, out, r.out_len);
@@ -713,11 +772,12 @@ static void plt_usage(FILE *f)
 {
 	fputs("usage: elfplt plt [--kernel=auto|VERSION] [--kaslr=on|off] "
 	      "[--erratum-843419=on|off]\n"
-	      "                  [--model=NAME] [--timing[=REPS]] [--summary] [-j N] [-q]\n"
+	      "                  [--model=NAME] [--timing[=REPS]] [--summary] [--top N]\n"
+	      "                  [-j N] [-q]\n"
 	      "                  [--max-size=BYTES] [--format=text|json] [-o FILE] [PATH...]\n"
 	      "PLT slots, GOT entries and stubs per section as each file's loader or linker\n"
 	      "reserves them (the arm64 module loader of the module's own kernel, Linux\n"
-	      "module-plts.c v5.8 to v6.12; linked files; relocatable objects), the true\n"
+	      "module-plts.c v5.8 to v7.2; linked files; relocatable objects), the true\n"
 	      "minimum, and the sorting the loader does.\n"
 	      "With no PATH, the running kernel's modules in /lib/modules/$(uname -r).\n\n"
 	      "  --kernel=auto|VERSION    the loader of which kernel (default auto: each\n"
@@ -732,6 +792,8 @@ static void plt_usage(FILE *f)
 	      "                           default 9)\n"
 	      "  --summary                a table per model, one line per file, and the totals\n"
 	      "                           instead of each file's details\n"
+	      "  --top N                  list the N files that reserve the most slots (text:\n"
+	      "                           with the totals instead of each file's details)\n"
 	      "  -j, --jobs N             analyse N files at a time (default: one per CPU, at\n"
 	      "                           most 8); the report is the same for any N\n"
 	      "  -q, --quiet              no progress bar on a terminal\n"
@@ -810,6 +872,7 @@ static int parse_options(int argc, char **argv, struct plt_run *run)
 		{ "model", required_argument, NULL, 'm' },
 		{ "timing", optional_argument, NULL, 't' },
 		{ "summary", no_argument, NULL, 's' },
+		{ "top", required_argument, NULL, 'T' },
 		EP_GLOBAL_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -841,6 +904,12 @@ static int parse_options(int argc, char **argv, struct plt_run *run)
 			break;
 		case 's':
 			run->summary = true;
+			break;
+		case 'T':
+			if (ep_top_parse(optarg, &run->top.max))
+				rc = ep_usage_error(g->cmd,
+						    "--top takes a positive number, not '%s'",
+						    optarg);
 			break;
 		case 'h':
 			plt_usage(stdout);
@@ -894,6 +963,7 @@ static int cmd_plt(int argc, char **argv, struct ep_global *g)
 		status = EP_EXIT_FAILED;
 	}
 	summary_free(&run);
+	ep_top_free(&run.top);
 	free(run.t.by_model);
 	if (ep_output_close(g))
 		status = EP_EXIT_FAILED;

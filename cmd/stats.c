@@ -14,6 +14,7 @@
 #include "lib/reloc.h"
 #include "lib/report.h"
 #include "lib/stats.h"
+#include "lib/top.h"
 
 /* Totals of one e_machine over the run. */
 struct machine_totals {
@@ -21,11 +22,6 @@ struct machine_totals {
 	uint64_t files;
 	uint64_t relocations;
 	struct ep_type_counts types;
-};
-
-struct top_entry {
-	char *path;
-	uint64_t relocations;
 };
 
 /*
@@ -45,19 +41,17 @@ struct file_result {
 	uint32_t ntypes;
 };
 
-/* The run; compute_file() only reads g, top and json. */
+/* The run; compute_file() only reads g, tops.max and json. */
 struct stats_run {
 	struct ep_global *g;
 	bool json; /* --format=json */
 	struct ep_json_stream js;
-	unsigned long top; /* --top N; 0: every file in detail */
 	uint64_t nfiles, nfailed, relocations, reloc_sections;
 	struct ep_sizes sizes;
 	struct ep_compressed_sizes compressed;
 	struct machine_totals *machines;
 	size_t nmachines;
-	struct top_entry *tops; /* the --top files so far, in order */
-	size_t ntops, tops_cap;
+	struct ep_top tops; /* the --top files so far, by relocations */
 	bool nomem;
 };
 
@@ -323,61 +317,6 @@ static struct machine_totals *machine_slot(struct stats_run *run, unsigned int e
 	return m;
 }
 
-static int cmp_top(const void *a, const void *b)
-{
-	const struct top_entry *x = a, *y = b;
-
-	if (x->relocations != y->relocations)
-		return x->relocations > y->relocations ? -1 : 1;
-	return strcmp(x->path, y->path);
-}
-
-/*
- * Keep path among the --top files, sorted by cmp_top(): at most run->top of
- * them, so a run over a tree holds N entries, not one per file.  Returns 0
- * or -EP_ENOMEM.
- */
-static int top_add(struct stats_run *run, const char *path, uint64_t relocations)
-{
-	struct top_entry e = { (char *)path, relocations }, *t;
-	size_t lo = 0, hi = run->ntops, mid;
-	char *copy;
-
-	if (run->ntops == run->top && (!run->top || cmp_top(&e, &run->tops[run->ntops - 1]) >= 0))
-		return 0; /* no --top, or not above the last one kept */
-	while (lo < hi) { /* lo: the first entry that sorts after e */
-		mid = lo + (hi - lo) / 2;
-		if (cmp_top(&run->tops[mid], &e) <= 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	copy = strdup(path);
-	if (!copy)
-		return -EP_ENOMEM;
-	if (run->ntops == run->top) {
-		free(run->tops[--run->ntops].path);
-	} else if (run->ntops == run->tops_cap) {
-		size_t cap = run->tops_cap ? 2 * run->tops_cap : 16;
-
-		if (cap > run->top)
-			cap = run->top;
-		t = realloc(run->tops, cap * sizeof(*t));
-		if (!t) {
-			free(copy);
-			return -EP_ENOMEM;
-		}
-		run->tops = t;
-		run->tops_cap = cap;
-	}
-	t = run->tops;
-	memmove(&t[lo + 1], &t[lo], (run->ntops - lo) * sizeof(*t));
-	t[lo].path = copy;
-	t[lo].relocations = relocations;
-	run->ntops++;
-	return 0;
-}
-
 static int add_totals(struct stats_run *run, const char *path, const struct file_result *r,
 		      const struct ep_type_count *types)
 {
@@ -398,7 +337,7 @@ static int add_totals(struct stats_run *run, const char *path, const struct file
 			return -EP_ENOMEM;
 	m->files++;
 	m->relocations += r->relocations;
-	return top_add(run, path, r->relocations);
+	return ep_top_add(&run->tops, path, r->relocations, NULL);
 }
 
 /* What print_one() prints: one file's counts. */
@@ -426,7 +365,7 @@ static int render_file(const struct stats_run *run, struct ep_image *img,
 	*out_len = 0;
 	if (run->json)
 		return ep_render_json(json_file(img, blob, fs), out, out_len);
-	if (run->top)
+	if (run->tops.max)
 		return 0;
 	return ep_render_text(print_one, &args, out, out_len);
 }
@@ -520,7 +459,7 @@ static void stats_error(const char *path, const struct ep_error *err, void *ctx)
 static json_t *totals_json(struct stats_run *run)
 {
 	json_t *machines = json_array(), *top = json_array();
-	size_t i, ntop = run->top < run->ntops ? run->top : run->ntops;
+	size_t i, ntop = run->tops.n;
 
 	for (i = 0; i < run->nmachines; i++) {
 		struct machine_totals *m = &run->machines[i];
@@ -534,9 +473,9 @@ static json_t *totals_json(struct stats_run *run)
 						json_by_type(m->e_machine, &m->types)));
 	}
 	for (i = 0; i < ntop; i++)
-		json_array_append_new(top, json_pack("{s:s, s:I}", "path", run->tops[i].path,
-						     "relocations",
-						     (json_int_t)run->tops[i].relocations));
+		json_array_append_new(top,
+				      json_pack("{s:s, s:I}", "path", run->tops.v[i].path,
+						"relocations", (json_int_t)run->tops.v[i].key));
 	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I}, s:o, s:o, s:o}", "files",
 			 (json_int_t)run->nfiles, "files_failed", (json_int_t)run->nfailed,
 			 "skipped", (json_int_t)ep_inputs_skipped(), "relocations",
@@ -552,9 +491,9 @@ static void totals_text(struct stats_run *run)
 	static const char *const hdr[] = { "#", "relocations", "file" };
 	FILE *out = run->g->out;
 	char mbuf[32];
-	size_t i, ntop = run->top < run->ntops ? run->top : run->ntops;
+	size_t i, ntop = run->tops.n;
 
-	if (run->nfiles + run->nfailed <= 1 && !run->top)
+	if (run->nfiles + run->nfailed <= 1 && !run->tops.max)
 		return;
 	fprintf(out,
 		"total: %" PRIu64 " %s, %" PRIu64 " %s in %" PRIu64 " %s; text %" PRIu64
@@ -585,8 +524,8 @@ static void totals_text(struct stats_run *run)
 		for (i = 0; t && i < ntop; i++) {
 			ep_table_row(t);
 			ep_table_cell_u64(t, i + 1);
-			ep_table_cell_u64(t, run->tops[i].relocations);
-			ep_table_cell_str(t, run->tops[i].path);
+			ep_table_cell_u64(t, run->tops.v[i].key);
+			ep_table_cell_str(t, run->tops.v[i].path);
 		}
 		if (t)
 			ep_table_print(t, out, "  ");
@@ -601,9 +540,7 @@ static void run_free(struct stats_run *run)
 	for (i = 0; i < run->nmachines; i++)
 		ep_type_counts_free(&run->machines[i].types);
 	free(run->machines);
-	for (i = 0; i < run->ntops; i++)
-		free(run->tops[i].path);
-	free(run->tops);
+	ep_top_free(&run->tops);
 }
 
 static void stats_usage(FILE *f)
@@ -636,7 +573,6 @@ static int cmd_stats(int argc, char **argv, struct ep_global *g)
 	struct stats_run run = { .g = g };
 	struct ep_paths in;
 	json_t *totals;
-	char *end;
 	int c, rc, status;
 
 	/* Our own messages, so they start "elfplt: " like every other one. */
@@ -644,8 +580,7 @@ static int cmd_stats(int argc, char **argv, struct ep_global *g)
 	while ((c = getopt_long(argc, argv, EP_GLOBAL_SHORTOPTS, longopts, NULL)) != -1) {
 		switch (c) {
 		case 't':
-			run.top = strtoul(optarg, &end, 10);
-			if (!*optarg || *end || run.top == 0 || optarg[0] == '-')
+			if (ep_top_parse(optarg, &run.tops.max))
 				return ep_usage_error(g->cmd,
 						      "--top takes a positive number, not '%s'",
 						      optarg);

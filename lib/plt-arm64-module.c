@@ -3,7 +3,9 @@
  * The arm64 kernel-module PLT model: how many PLT slots the module loader
  * reserves, following Linux arch/arm64/kernel/module-plts.c
  * (module_frob_arch_sections(), partition_branch_plt_relas(), count_plts()),
- * quirks included, for each kernel from v5.8 to v6.12: the version comes from
+ * quirks included, for each kernel from v5.8 to v7.2 (read in Debian's
+ * 6.1.176, 6.12.117 and 7.2.13 sources; module-plts.c is byte-identical in
+ * 6.12.117, 7.2.13 and mainline after a7ed7b9d0ebb): the version comes from
  * --kernel, else the module's own vermagic= (.modinfo), else v6.1 (Debian
  * 12).  The rules that differ between versions are in struct ep_arm64_rules
  * (lib/plt.h); what holds for which versions (read from the file's history):
@@ -22,11 +24,17 @@
  *   cmp_rela(); an entry counts unless it equals the one just before it
  *   (duplicate_rel()); an entry with a non-zero r_addend always counts.
  *   v4.11 and later.
- * - Before v5.8 every relocation of the section was sorted.  Since v5.8
- *   (commit "arm64/module: Optimize module load time by optimizing PLT
- *   counting") partition_branch_plt_relas() first moves the slot-needing
- *   branches to the front and only those nents are sorted; with KASLR off
- *   (v5.8..v6.6) it returns 0 and nothing is sorted.  The quirk: the
+ * - Before v5.9 every relocation of the section was sorted.  Since commit
+ *   d4e0340919fb ("arm64/module: Optimize module load time by optimizing
+ *   PLT counting") partition_branch_plt_relas() first moves the
+ *   slot-needing branches to the front and only those nents are sorted;
+ *   with KASLR off (to 6.5.12 and 6.6.2) it returns 0 and nothing is
+ *   sorted.  That commit is v5.9, not v5.8 as this model (its floor, its
+ *   "sorted<5.8" column) long said: it came with the arm64 pull "arm64 and
+ *   cross-arch updates for 5.9" (2020-08-03, based on v5.8-rc3).  The floor
+ *   stays v5.8, modelled as partitioned; a real 5.8 sorts every relocation,
+ *   which changes the sorting and, where a leftover (below) duplicates
+ *   another entry, one slot.  The quirk: the
  *   partition loop stops when i == j without looking at entry i, so when
  *   every relocation of a section needs a slot (and there are at least
  *   two), the last one is left out of the sorted range.  count_plts() still
@@ -43,18 +51,36 @@
  *   Then each count_plts() call, that is each relocation section, adds
  *   DIV_ROUND_UP(slots, 4096 / 12) = ceil(slots / 341) slack slots.
  * - Groups: a target section whose name starts with ".init" counts for the
- *   init PLT, any other for the core PLT (v4.11 and later).  From v6.6
- *   (f928f8b1a249) the loader asks module_init_layout_section(), which
- *   without CONFIG_MODULE_UNLOAD (no "mod_unload" in vermagic) also puts
- *   ".exit" targets in the init PLT.  .plt and .init.plt get sh_size
- *   (slots + 1) x sizeof(struct plt_entry), 12 bytes since v4.15.
- *   .text.ftrace_trampoline, when present, gets NR_FTRACE_PLTS x 12 bytes:
- *   2 on v5.5..v6.1, 1 from v6.2 (asm/ftrace.h, "ftrace: arm64: move from
- *   REGS to ARGS").  .init.text.ftrace_trampoline, when present, the same
- *   (a7ed7b9d0ebb, v6.17 and stable 6.6.y, 6.12.y; modelled from v6.5).
+ *   init PLT, any other for the core PLT (v4.11 and later).  From v6.6 and
+ *   the stable 6.5.1, 6.4.14, 6.1.51, 5.15.130 and 5.10.194 (f928f8b1a249
+ *   with 2abcc4b5a64a "module: Expose module_init_layout_section()") the
+ *   loader asks module_init_layout_section(), which without
+ *   CONFIG_MODULE_UNLOAD (no "mod_unload" in vermagic) also puts ".exit"
+ *   targets in the init PLT.  .plt and .init.plt get sh_size (slots + 1) x
+ *   sizeof(struct plt_entry), 12 bytes since v4.15.
+ * - .text.ftrace_trampoline, when present, gets NR_FTRACE_PLTS x 12 bytes:
+ *   2 on v5.5..v6.1.y, 1 from v6.2 (asm/ftrace.h, 26299b3f6ba2 "ftrace:
+ *   arm64: move from REGS to ARGS").  .init.text.ftrace_trampoline, when
+ *   present, the same, from v6.17 and the stable 6.16.6, 6.12.46 and
+ *   6.6.105 (a7ed7b9d0ebb; never 6.1.y, and 6.7..6.11, 6.13..6.15 were
+ *   end-of-life before it); before that the loader ignores the section.
  * - The loader rejects the module (-ENOEXEC) when .plt or .init.plt is
  *   missing, or when there is no SHT_SYMTAB (a section named .plt,
- *   .init.plt or .text.ftrace_trampoline is never taken as the symtab).
+ *   .init.plt or .text.ftrace_trampoline is never taken as the symtab);
+ *   module_frob_arch_sections(), every version.  Later, module_finalize()
+ *   calls module_init_ftrace_plt(), which with CONFIG_DYNAMIC_FTRACE (set by
+ *   Debian and every arm64 distribution kernel; modelled as always set)
+ *   returns -ENOEXEC without a message when find_section() finds no
+ *   .text.ftrace_trampoline (f1a54ae9af0d, v5.5; guarded by
+ *   CONFIG_ARM64_MODULE_PLTS too before v6.5, which module-plts.c needs
+ *   anyway), and, where .init.text.ftrace_trampoline is sized (above), when
+ *   there is none of that either (a7ed7b9d0ebb).  Read in 6.1.176, 6.12.117
+ *   and 7.2.13 arch/arm64/kernel/module.c.
+ * - Nothing else that changes a count moved from v6.12 to v7.2: the
+ *   RELA + SHF_EXECINSTR filter, cmp_rela()/duplicate_rel(), the partition,
+ *   the 843419 handling and the rejections are the same in 7.2.13.  v6.19's
+ *   1ba9f8979426 merges .text.* into .text when modules are linked; that is
+ *   the build, not the loader, and shows in the .ko the model reads.
  *
  * The true minimum counts distinct (r_type, r_sym, r_addend) among the
  * slot-needing branches of each section, plus the veneers, plus the slack
@@ -75,6 +101,12 @@
 
 #define SZ_4K 4096u
 
+/* v is in series major.minor at sublevel sub or later (a stable backport). */
+static bool stable_from(uint32_t v, uint32_t major, uint32_t minor, uint32_t sub)
+{
+	return (v & ~0xffu) == EP_KVER(major, minor, 0) && EP_KVER_SUB(v) >= sub;
+}
+
 void ep_arm64_rules_for(uint32_t version, bool mod_unload, struct ep_arm64_rules *r)
 {
 	uint32_t v = version < EP_ARM64_KVER_FLOOR ? EP_ARM64_KVER_FLOOR : version;
@@ -83,9 +115,16 @@ void ep_arm64_rules_for(uint32_t version, bool mod_unload, struct ep_arm64_rules
 	r->mod_unload = mod_unload;
 	/* d35686444fc8: v6.7, and the stable 6.6.3 and 6.5.13. */
 	r->kaslr_applies = v < EP_KVER(6, 5, 13) || (v >= EP_KVER(6, 6, 0) && v < EP_KVER(6, 6, 3));
-	r->exit_in_init = !mod_unload && v >= EP_KVER(6, 6, 0);
+	/* f928f8b1a249 (with 2abcc4b5a64a): v6.6, stable 6.5.1, 6.4.14, 6.1.51, 5.15.130, 5.10.194.
+	 */
+	r->exit_in_init = !mod_unload && (v >= EP_KVER(6, 6, 0) || stable_from(v, 6, 5, 1) ||
+					  stable_from(v, 6, 4, 14) || stable_from(v, 6, 1, 51) ||
+					  stable_from(v, 5, 15, 130) || stable_from(v, 5, 10, 194));
+	/* 26299b3f6ba2: v6.2. */
 	r->nr_ftrace_plts = v >= EP_KVER(6, 2, 0) ? 1 : 2;
-	r->init_tramp = v >= EP_KVER(6, 5, 0);
+	/* a7ed7b9d0ebb: v6.17, stable 6.16.6, 6.12.46, 6.6.105; never 6.1.y. */
+	r->init_tramp = v >= EP_KVER(6, 17, 0) || stable_from(v, 6, 16, 6) ||
+			stable_from(v, 6, 12, 46) || stable_from(v, 6, 6, 105);
 }
 
 static bool is_branch(uint32_t r_type)
@@ -641,6 +680,31 @@ static const char *frob_rejects(const struct frob_sections *f)
 	return NULL;
 }
 
+/*
+ * module_finalize()'s -ENOEXEC from module_init_ftrace_plt() with
+ * CONFIG_DYNAMIC_FTRACE, which prints nothing: find_section() by name (the
+ * first match, any type) for the trampolines it fills.  Or NULL.
+ */
+static const char *finalize_rejects(const struct ep_image *img, const struct ep_arm64_rules *rules)
+{
+	bool tramp = false, init_tramp = false;
+	size_t i;
+
+	for (i = 0; i < img->shnum; i++) {
+		const char *name = img->sections[i].name;
+
+		tramp |= strcmp(name, ".text.ftrace_trampoline") == 0;
+		init_tramp |= strcmp(name, ".init.text.ftrace_trampoline") == 0;
+	}
+	if (!tramp)
+		return "module_init_ftrace_plt(): -ENOEXEC, no .text.ftrace_trampoline "
+		       "(CONFIG_DYNAMIC_FTRACE)";
+	if (rules->init_tramp && !init_tramp)
+		return "module_init_ftrace_plt(): -ENOEXEC, no .init.text.ftrace_trampoline "
+		       "(CONFIG_DYNAMIC_FTRACE)";
+	return NULL;
+}
+
 /* A trampoline section: NR_FTRACE_PLTS entries, each a struct plt_entry. */
 static void size_tramp(struct ep_plt_result *res, const char *name, size_t index,
 		       enum ep_plt_group g, const struct ep_arm64_rules *rules)
@@ -702,7 +766,10 @@ static int arm64_analyse(struct ep_image *img, struct ep_plt_result *res, struct
 		opt.kaslr = true;
 
 	find_sections(img, &d->rules, &f);
+	/* module_frob_arch_sections() runs at layout, module_finalize() after relocation. */
 	res->rejects = frob_rejects(&f);
+	if (!res->rejects)
+		res->rejects = finalize_rejects(img, &d->rules);
 	/* Without a symbol table there is nothing the loader could count. */
 	if (f.symidx) {
 		shndx = symbol_shndx(img, f.symidx, &nsyms, err, &rc);
@@ -783,6 +850,16 @@ static const char *onoff(bool b)
 	return b ? "on" : "off";
 }
 
+/* The length of "6.1.0-57" in "6.1.0-57-arm64 SMP ...": the version and its ABI number. */
+static int abi_name_len(const char *vermagic)
+{
+	size_t n = strcspn(vermagic, " +"), dash = strcspn(vermagic, "-");
+
+	if (dash < n)
+		n = dash + 1 + strcspn(vermagic + dash + 1, " +-");
+	return (int)n;
+}
+
 /* The header line's tail: the kernel modelled, where from, the options. */
 static void arm64_print_rules(FILE *out, const struct ep_plt_result *res)
 {
@@ -793,7 +870,12 @@ static void arm64_print_rules(FILE *out, const struct ep_plt_result *res)
 	fprintf(out, "; kernel %s", ep_kernel_version_text(k->version, v, sizeof(v)));
 	switch (k->from) {
 	case EP_KERNEL_FROM_VERMAGIC:
-		fputs(" (vermagic)", out);
+		if (k->sublevel_known)
+			fputs(" (vermagic)", out);
+		else
+			fprintf(out, " (vermagic %.*s: sublevel unknown, read as %u.%u.0)",
+				abi_name_len(k->vermagic), k->vermagic, EP_KVER_MAJOR(k->version),
+				EP_KVER_MINOR(k->version));
 		break;
 	case EP_KERNEL_FROM_OPTION:
 		fputs(" (--kernel)", out);
@@ -942,7 +1024,7 @@ static json_t *arm64_json_totals(const struct ep_plt_totals *t)
 
 const struct ep_plt_model ep_plt_model_arm64_module = {
 	.name = "arm64-module",
-	.source = "Linux arch/arm64/kernel/module-plts.c, v5.8 to v6.12",
+	.source = "Linux arch/arm64/kernel/module-plts.c, v5.8 to v7.2",
 	.one = "arm64 module",
 	.many = "arm64 modules",
 	.check = arm64_check,

@@ -15,12 +15,15 @@
 #include "lib/plt.h"
 #include "lib/reloc.h"
 
-/* The oldest kernel the arm64-module model follows (partition_branch_plt_relas()). */
+/*
+ * The oldest kernel the arm64-module model follows (partition_branch_plt_relas(),
+ * d4e0340919fb, which is in fact v5.9: see lib/plt-arm64-module.c).
+ */
 #define EP_ARM64_KVER_FLOOR EP_KVER(5, 8, 0)
 /* What it models for a module that names no version (no vermagic=): Debian 12's. */
 #define EP_ARM64_KVER_DEFAULT EP_KVER(6, 1, 0)
 /* The newest kernel series (any sublevel) whose loader source the model was checked against. */
-#define EP_ARM64_KVER_CHECKED EP_KVER(6, 12, 0)
+#define EP_ARM64_KVER_CHECKED EP_KVER(7, 2, 0)
 
 /* sizeof(struct plt_entry) since v4.15: ADRP, ADD, BR. */
 #define EP_ARM64_PLT_ENTRY_BYTES 12
@@ -35,11 +38,14 @@
  *                   --kaslr has no effect.
  *   exit_in_init    the init/core split asks module_init_layout_section(),
  *                   which without CONFIG_MODULE_UNLOAD puts ".exit*"
- *                   targets in the init PLT too.  Only true when
+ *                   targets in the init PLT too (v6.6; stable 6.5.1,
+ *                   6.4.14, 6.1.51, 5.15.130, 5.10.194).  Only true when
  *                   mod_unload is false.
  *   nr_ftrace_plts  NR_FTRACE_PLTS: .text.ftrace_trampoline gets that x 12
- *                   bytes.
- *   init_tramp      .init.text.ftrace_trampoline is sized too.
+ *                   bytes (2 to v6.1.y, 1 from v6.2).
+ *   init_tramp      .init.text.ftrace_trampoline is sized too, and with
+ *                   CONFIG_DYNAMIC_FTRACE its absence fails the load
+ *                   (v6.17; stable 6.16.6, 6.12.46, 6.6.105; never 6.1.y).
  */
 struct ep_arm64_rules {
 	uint32_t version; /* EP_KVER() modelled; below the floor: the floor's rules */

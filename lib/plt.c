@@ -118,6 +118,20 @@ int ep_kernel_version_parse(const char *s, uint32_t *v)
 	return 0;
 }
 
+bool ep_kernel_sublevel_known(const char *s)
+{
+	const char *p = s + (*s == 'v');
+	int dots = 0;
+
+	for (; (*p >= '0' && *p <= '9') || *p == '.'; p++)
+		dots += *p == '.';
+	if (dots < 2)
+		return false;
+	/* "X.Y.0-N": the ABI number stands where the sublevel would. */
+	return !(p >= s + 2 && p[-1] == '0' && p[-2] == '.' && p[0] == '-' && p[1] >= '0' &&
+		 p[1] <= '9');
+}
+
 const char *ep_kernel_version_text(uint32_t v, char *buf, size_t size)
 {
 	if (EP_KVER_SUB(v))
@@ -204,14 +218,18 @@ int ep_plt_kernel_choose(struct ep_image *img, const struct ep_plt_options *opt,
 	k->applies = true;
 	k->mod_unload = true;
 	k->from = EP_KERNEL_FROM_DEFAULT;
+	k->sublevel_known = true;
 	if (k->vermagic[0]) {
 		k->mod_unload = ep_vermagic_has(k->vermagic, "mod_unload");
-		if (ep_kernel_version_parse(k->vermagic, &v) == 0)
+		if (ep_kernel_version_parse(k->vermagic, &v) == 0) {
 			k->from = EP_KERNEL_FROM_VERMAGIC;
+			k->sublevel_known = ep_kernel_sublevel_known(k->vermagic);
+		}
 	}
 	if (opt->kernel) {
 		v = opt->kernel;
 		k->from = EP_KERNEL_FROM_OPTION;
+		k->sublevel_known = true;
 	} else if (k->from == EP_KERNEL_FROM_DEFAULT) {
 		v = fallback;
 	}

@@ -93,6 +93,14 @@ struct ep_plt_kernel {
 	uint32_t checked_through; /* the newest series it was checked against (sublevel 0) */
 	bool below_floor;	  /* version < floor: the floor's rules were applied */
 	bool beyond_checked;	  /* version past that series: the newest rules applied */
+	/*
+	 * The stable sublevel is the kernel's own: false when the vermagic
+	 * hides it, as distribution ABI names do ("6.1.0-57-arm64": Debian
+	 * and Ubuntu keep X.Y.0 and count ABIs after the "-"), or names none
+	 * ("6.1"): version then reads it as 0, and --kernel chooses.  True
+	 * from --kernel and for the default.
+	 */
+	bool sublevel_known;
 };
 
 /*
@@ -104,6 +112,13 @@ struct ep_plt_kernel {
 int ep_plt_kernel_choose(struct ep_image *img, const struct ep_plt_options *opt, uint32_t fallback,
 			 uint32_t floor, uint32_t checked_through, struct ep_plt_kernel *k,
 			 struct ep_error *err);
+
+/*
+ * Does the version at the start of s (as ep_kernel_version_parse() reads it)
+ * carry the kernel's stable sublevel?  No for "6.1" and for an ABI name
+ * "6.1.0-57-arm64" (sublevel 0, then "-" and a number).
+ */
+bool ep_kernel_sublevel_known(const char *s);
 
 /* Does vermagic (its words after the version) contain word? */
 bool ep_vermagic_has(const char *vermagic, const char *word);

@@ -128,9 +128,19 @@ grep -q "^  kernels: 6.1 to 6.12.117 (2 from vermagic, 1 from the default (no ve
 # The version table's edges (man page KERNEL VERSIONS, from the commits):
 # KASLR checks until 6.5.12 and 6.6.2, gone in 6.5.13, 6.6.3 and 6.7
 # (d35686444fc8); NR_FTRACE_PLTS 2 x 12 = 24 bytes to 6.1, 1 x 12 from 6.2;
-# .init.text.ftrace_trampoline sized from 6.5; .exit in init (no
-# mod_unload) from 6.6.  Printed: kaslr_applies, trampoline, init
-# trampoline, .rela.exit.text group of the no-mod_unload fixture.
+# .init.text.ftrace_trampoline sized from v6.17 and stable 6.16.6, 6.12.46,
+# 6.6.105 (a7ed7b9d0ebb, never 6.1.y); .exit in init (no mod_unload) from
+# v6.6 and stable 6.5.1, 6.4.14, 6.1.51, 5.15.130, 5.10.194 (f928f8b1a249).
+# Printed: kaslr_applies, trampoline, init trampoline, .rela.exit.text group
+# of the no-mod_unload fixture.
+#
+# Changed by the corrected rules (issue 11): the init trampoline was
+# modelled from 6.5, but a7ed7b9d0ebb is in none of 6.5.y, 6.6.0..6.6.104 or
+# 6.7, so 6.5, 6.5.12, 6.5.13, 6.6, 6.6.2, 6.6.3 and 6.7 now give null for
+# it; and the .exit split was modelled from 6.6 only, but 6.1.51+ and
+# 6.5.1+ have it (stable backports of f928f8b1a249), so 6.1.160, 6.5.12 and
+# 6.5.13 now put .rela.exit.text in init.  6.5 (6.5.0) predates 6.5.1 and
+# keeps it core.
 edge() {
 	"$ELFPLT" plt --json --kernel="$1" "$nounload" >"$j" || fail "--kernel=$1 exited $?"
 	jqp "$j" '.files[0] | "\(kernel.kaslr_applies) \(sized(".text.ftrace_trampoline").reserved) \(
@@ -138,15 +148,31 @@ edge() {
 		select(.name == ".rela.exit.text") | .group)"'
 }
 check "5.8" "true 24 null core" "$(edge 5.8)"
-check "6.1.160" "true 24 null core" "$(edge 6.1.160)"
+check "6.1.160" "true 24 null init" "$(edge 6.1.160)"
 check "6.2" "true 12 null core" "$(edge 6.2)"
-check "6.5" "true 12 12 core" "$(edge 6.5)"
-check "6.5.12" "true 12 12 core" "$(edge 6.5.12)"
-check "6.5.13" "false 12 12 core" "$(edge 6.5.13)"
-check "6.6" "true 12 12 init" "$(edge 6.6)"
-check "6.6.2" "true 12 12 init" "$(edge 6.6.2)"
-check "6.6.3" "false 12 12 init" "$(edge 6.6.3)"
-check "6.7" "false 12 12 init" "$(edge 6.7)"
+check "6.5" "true 12 null core" "$(edge 6.5)"
+check "6.5.12" "true 12 null init" "$(edge 6.5.12)"
+check "6.5.13" "false 12 null init" "$(edge 6.5.13)"
+check "6.6" "true 12 null init" "$(edge 6.6)"
+check "6.6.2" "true 12 null init" "$(edge 6.6.2)"
+check "6.6.3" "false 12 null init" "$(edge 6.6.3)"
+check "6.7" "false 12 null init" "$(edge 6.7)"
+# The new edges of the backports.
+check "5.10.193" "true 24 null core" "$(edge 5.10.193)"
+check "5.10.194" "true 24 null init" "$(edge 5.10.194)"
+check "5.15.129" "true 24 null core" "$(edge 5.15.129)"
+check "5.15.130" "true 24 null init" "$(edge 5.15.130)"
+check "6.4.13" "true 12 null core" "$(edge 6.4.13)"
+check "6.4.14" "true 12 null init" "$(edge 6.4.14)"
+check "6.5.1" "true 12 null init" "$(edge 6.5.1)"
+check "6.6.104" "false 12 null init" "$(edge 6.6.104)"
+check "6.6.105" "false 12 12 init" "$(edge 6.6.105)"
+check "6.12.45" "false 12 null init" "$(edge 6.12.45)"
+check "6.12.46" "false 12 12 init" "$(edge 6.12.46)"
+check "6.16.5" "false 12 null init" "$(edge 6.16.5)"
+check "6.16.6" "false 12 12 init" "$(edge 6.16.6)"
+check "6.17" "false 12 12 init" "$(edge 6.17)"
+check "7.2" "false 12 12 init" "$(edge 7.2)"
 
 # A vermagic that is not UTF-8 (the space before "SMP", 0x20, made 0xff):
 # the kernel object is still in the JSON, with the byte shown as "?" as in

@@ -1,42 +1,78 @@
 #!/bin/sh
-# Fetch one of Debian 12's arm64 kernel image packages and extract its modules.
+# Fetch one of Debian's kernel module packages (arm64 unless told) and
+# extract its modules.
 #
-#   tests/real/fetch-modules.sh [SERIES [FORM]]
+#   tests/real/fetch-modules.sh [SERIES [FORM [ARCH]]]
 #
 # prints the directory that holds the modules on stdout.  SERIES picks the
-# package, the newest ABI of the plain arm64 flavour:
-#   6.1    linux-image-6.1.0-N-arm64-unsigned (the default): ~3,700 plain .ko
-#   6.12   linux-image-6.12.N+deb12-arm64-unsigned (bookworm-security/updates):
-#          ~4,350 modules shipped as .ko.xz
+# Debian release and the package, the newest ABI of ARCH's plain flavour:
+#   6.1          Debian 12 (bookworm): linux-image-6.1.0-N-arm64-unsigned (the
+#                default): ~3,700 plain .ko
+#   6.12         Debian 12's backport (bookworm-security/updates):
+#                linux-image-6.12.N+deb12-arm64-unsigned: ~4,350 .ko.xz
+#   6.12-trixie  Debian 13 (trixie, trixie-updates, trixie-security):
+#                linux-image-6.12.N+deb13-arm64-unsigned: .ko.xz
+#   7.2          Debian unstable (sid), whose modules ship apart from the
+#                image: linux-modules-7.2.N+deb14-arm64: .ko.xz, each with the
+#                module signature appended
 # FORM picks what the directory holds:
-#   (none) the package's own lib/modules/<version>, as extracted
+#   (none) the package's own lib/modules/<version> (usr/lib/modules/<version>
+#          from Debian 13 on), as extracted
 #   xz-d   a copy of every .ko.xz of the tree decompressed by xz -d (the
 #          independent tool), same relative paths, ".xz" dropped
 #   zstd   300 plain .ko of the tree (every Nth in sorted path order, so the
 #          same ones each time) recompressed by the zstd tool, same relative
 #          paths plus ".zst"; the odd-numbered ones with --no-content-size, so
 #          both zstd frame kinds (recorded size, and none) are in the copy
+#   list   nothing is downloaded: prints the packages and versions SERIES
+#          would take, one "PACKAGE VERSION" a line, the one used first
+# ARCH is a Debian architecture; its flavour is the one in the package name:
+#   arm64 (the default) arm64, amd64 amd64 (both "-unsigned" in 12 and 13),
+#   armhf armmp, ppc64el powerpc64le, s390x s390x, riscv64 riscv64 (13 and
+#   unstable), loong64 loong64 (unstable only).  Give FORM as "" to name ARCH
+#   alone:  tests/real/fetch-modules.sh 6.12-trixie "" s390x
 #
 # The package is fetched with apt's own tools, the architecture overridden to
-# arm64 and a private package list, so the host's apt state is not touched.
+# ARCH and a private sources list and package list per release and ARCH (for
+# 12 on arm64 in $cache/apt, else in $cache/apt-RELEASE-ARCH), so the host's
+# apt state is not touched.  When the archive answers 404 for the newest
+# package (a pool file not there yet, or gone), the next older version of the
+# same series is taken, and so on for up to 3 tries.
 # Everything is cached outside the source tree, in $ELFPLT_CACHE (default
 # /var/cache/elfplt when writable, else ~/.cache/elfplt), and reused; a copy
 # is made once, in a temporary directory renamed into place when complete.
 # Exit status 77 (automake's "skipped") with the reason on stderr when apt
 # cannot reach the archive (or xz, zstd are missing for a copy); 1 on any
-# other failure; 2 for a SERIES or FORM not listed above.
+# other failure; 2 for a SERIES, FORM or ARCH not listed above, or a SERIES
+# the release does not build for ARCH.
 set -eu
 
 series=${1:-6.1}
 form=${2:-}
+arch=${3:-arm64}
+unsigned=
+case $arch in
+arm64 | amd64) flavour=$arch unsigned=-unsigned ;;
+armhf) flavour=armmp ;;
+ppc64el) flavour=powerpc64le ;;
+s390x | riscv64 | loong64) flavour=$arch ;;
+*) echo "fetch-modules: unknown arch '$arch' (arm64, amd64, armhf, ppc64el, s390x, riscv64, loong64)" >&2; exit 2 ;;
+esac
+# sid has no -unsigned images: linux-modules-* holds the modules of every arch.
 case $series in
-6.1) pattern='^linux-image-6\.1\.0-[0-9]+-arm64-unsigned$' ;;
-6.12) pattern='^linux-image-6\.12\.[0-9]+\+deb12-arm64-unsigned$' ;;
-*) echo "fetch-modules: unknown series '$series' (6.1, 6.12)" >&2; exit 2 ;;
+6.1) suite=bookworm pattern="^linux-image-6\.1\.0-[0-9]+-$flavour$unsigned\$" ;;
+6.12) suite=bookworm pattern="^linux-image-6\.12\.[0-9]+\+deb12-$flavour$unsigned\$" ;;
+6.12-trixie) suite=trixie pattern="^linux-image-6\.12\.[0-9]+\+deb13-$flavour$unsigned\$" ;;
+7.2) suite=sid pattern="^linux-modules-7\.2\.[0-9]+\+deb14-$flavour\$" ;;
+*) echo "fetch-modules: unknown series '$series' (6.1, 6.12, 6.12-trixie, 7.2)" >&2; exit 2 ;;
+esac
+case $suite-$arch in
+bookworm-riscv64 | bookworm-loong64 | trixie-loong64)
+	echo "fetch-modules: Debian's $suite has no $arch (series $series)" >&2; exit 2 ;;
 esac
 case $form in
-"" | xz-d | zstd) ;;
-*) echo "fetch-modules: unknown form '$form' (xz-d, zstd)" >&2; exit 2 ;;
+"" | xz-d | zstd | list) ;;
+*) echo "fetch-modules: unknown form '$form' (xz-d, zstd, list)" >&2; exit 2 ;;
 esac
 
 cache=${ELFPLT_CACHE:-}
@@ -47,8 +83,13 @@ if [ -z "$cache" ]; then
 		cache=${XDG_CACHE_HOME:-$HOME/.cache}/elfplt
 	fi
 fi
-mkdir -p "$cache/apt/lists/partial" "$cache/apt/cache/archives/partial" "$cache/deb" \
-	"$cache/modules" "$cache/copies"
+# One apt state (sources list, package lists, apt's cache, logs) per release
+# and architecture: apt-get update drops the lists its sources do not name.
+# Debian 12 on arm64 keeps the directory it always had.
+state=$cache/apt
+[ "$suite-$arch" = bookworm-arm64 ] || state=$cache/apt-$suite-$arch
+mkdir -p "$state/lists/partial" "$state/cache/archives/partial" "$state/sources.list.d" \
+	"$cache/deb" "$cache/modules" "$cache/copies"
 
 # make check runs several tests at once, each calling this script: one at a
 # time fetches and extracts, the others then find the cache complete.
@@ -69,66 +110,82 @@ done
 # Our own sources list, not the host's: a minimal Debian 12 (debootstrap,
 # a cloud image) lists only "bookworm main", where the 6.12 kernels are not;
 # they come through bookworm-security and the point releases' updates.
+# Debian 13 the same way; unstable has one suite.  Debian 12's keyring
+# (2023.3+deb12u2) holds the 12/bookworm and 13/trixie archive keys, which
+# sign all three releases' InRelease.
 # ELFPLT_DEBIAN_MIRROR names another mirror of deb.debian.org/debian.
 mirror=${ELFPLT_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 [ -f "$keyring" ] || skip "$keyring not found (apt-get install debian-archive-keyring)"
 {
-	echo "deb [signed-by=$keyring] $mirror bookworm main"
-	echo "deb [signed-by=$keyring] $mirror bookworm-updates main"
-	echo "deb [signed-by=$keyring] ${mirror%/debian}/debian-security bookworm-security main"
-} >"$cache/apt/sources.list.new"
-if ! cmp -s "$cache/apt/sources.list.new" "$cache/apt/sources.list"; then
-	mv "$cache/apt/sources.list.new" "$cache/apt/sources.list"
-	rm -f "$cache/apt/lists/.updated" # other sources: update the lists now
+	echo "deb [signed-by=$keyring] $mirror $suite main"
+	[ "$suite" = sid ] || {
+		echo "deb [signed-by=$keyring] $mirror $suite-updates main"
+		echo "deb [signed-by=$keyring] ${mirror%/debian}/debian-security $suite-security main"
+	}
+} >"$state/sources.list.new"
+if ! cmp -s "$state/sources.list.new" "$state/sources.list"; then
+	mv "$state/sources.list.new" "$state/sources.list"
+	rm -f "$state/lists/.updated" # other sources: update the lists now
 else
-	rm -f "$cache/apt/sources.list.new"
+	rm -f "$state/sources.list.new"
 fi
-mkdir -p "$cache/apt/sources.list.d"
 
-APT="-oAPT::Architecture=arm64 -oAPT::Architectures=arm64 \
--oDir::Etc::SourceList=$cache/apt/sources.list \
--oDir::Etc::SourceParts=$cache/apt/sources.list.d \
--oDir::State::Lists=$cache/apt/lists -oDir::Cache=$cache/apt/cache \
+APT="-oAPT::Architecture=$arch -oAPT::Architectures=$arch \
+-oDir::Etc::SourceList=$state/sources.list \
+-oDir::Etc::SourceParts=$state/sources.list.d \
+-oDir::State::Lists=$state/lists -oDir::Cache=$state/cache \
 -oDir::State::Status=/dev/null -oDebug::NoLocking=1 -oAcquire::Retries=2"
 
 # A fresh package list at most a day old; a stale one is still used when the
 # archive cannot be reached, so a cached tree keeps working offline.
 update_lists() {
-	stamp=$cache/apt/lists/.updated
+	stamp=$state/lists/.updated
 	if [ ! -f "$stamp" ] || [ -n "$(find "$stamp" -mmin +1440 2>/dev/null)" ]; then
 		# shellcheck disable=SC2086
 		# apt-get update can exit 0 having fetched nothing (an unreachable proxy):
 		# only lists that hold packages make the stamp.
-		if apt-get $APT -qq update >"$cache/apt/update.log" 2>&1 &&
-			[ -n "$(find "$cache/apt/lists" -name '*_Packages*' | head -n 1)" ]; then
+		if apt-get $APT -qq update >"$state/update.log" 2>&1 &&
+			[ -n "$(find "$state/lists" -name '*_Packages*' | head -n 1)" ]; then
 			touch "$stamp"
 		elif [ ! -f "$stamp" ]; then
-			skip "apt-get update for arm64 failed: $(tail -n 1 "$cache/apt/update.log")"
+			skip "apt-get update for $suite $arch failed: $(tail -n 1 "$state/update.log")"
 		fi
 	fi
 }
 
-# newest PATTERN: the last by version of the arm64 packages whose name matches.
-newest() {
+# candidates: "PACKAGE VERSION" for each version of each package whose name
+# matches $pattern, newest package first, each package's versions as apt
+# orders them (newest first).
+candidates() {
 	# shellcheck disable=SC2086
-	apt-cache $APT search --names-only "$1" 2>/dev/null | awk '{print $1}' | sort -V |
-		tail -n 1
+	apt-cache $APT search --names-only "$pattern" 2>/dev/null | awk '{print $1}' |
+		grep -E "$pattern" | sort -V -r | while read -r p; do
+		apt-cache $APT madison "$p" | awk -F'|' -v p="$p" '{gsub(/ /, "", $2); print p, $2}'
+	done | awk '!seen[$0]++'
 }
 
-# extract PKG DEST: the package's files under DEST, downloaded once.
+# fetch PKG VERSION: PKG's .deb into $cache/deb.  Returns 1 when the archive
+# answers 404 (try an older one); skips on any other failure.
+fetch() {
+	# shellcheck disable=SC2086
+	(cd "$cache/deb" && apt-get $APT -qq download "$1=$2" >"$state/download.log" 2>&1 </dev/null) &&
+		return 0
+	grep -q ' 404 ' "$state/download.log" && return 1
+	skip "apt-get download $1=$2 failed: $(tail -n 1 "$state/download.log")"
+}
+
+# cached_deb PKG: the newest .deb of PKG already in $cache/deb, if any.
+cached_deb() {
+	# shellcheck disable=SC2012
+	ls "$cache/deb/${1}_"*"_$arch.deb" 2>/dev/null | tail -n 1 || true
+}
+
+# extract DEB DEST: the package's files under DEST.
 extract() {
-	[ -f "$2/.complete" ] && return 0
-	deb=$(ls "$cache/deb/${1}_"*_arm64.deb 2>/dev/null | tail -n 1 || true)
-	if [ -z "$deb" ]; then
-		# shellcheck disable=SC2086
-		(cd "$cache/deb" && apt-get $APT -qq download "$1" >"$cache/apt/download.log" 2>&1) ||
-			skip "apt-get download $1 failed: $(tail -n 1 "$cache/apt/download.log")"
-		deb=$(ls "$cache/deb/${1}_"*_arm64.deb | tail -n 1)
-	fi
 	rm -rf "$2.tmp"
 	mkdir -p "$2.tmp"
-	dpkg-deb -x "$deb" "$2.tmp"
+	dpkg-deb -x "$1" "$2.tmp"
 	rm -rf "$2"
 	mv "$2.tmp" "$2"
 	touch "$2/.complete"
@@ -161,13 +218,41 @@ copy_zstd() {
 }
 
 update_lists
-pkg=$(newest "$pattern")
-[ -n "$pkg" ] || skip "no package matching $pattern in the arm64 package list"
+candidates >"$state/candidates"
+[ -s "$state/candidates" ] || skip "no package matching $pattern in the $suite $arch package list"
+[ "$form" != list ] || { cat "$state/candidates"; exit 0; }
 
-release=${pkg#linux-image-}
-release=${release%-unsigned}
-extract "$pkg" "$cache/modules/$release"
+# The newest package already extracted or downloaded, else the first that
+# downloads; a 404 moves on to the next older version, 3 tries at most.
+tries=0 release=
+while read -r pkg version; do
+	release=${pkg#linux-image-}
+	release=${release#linux-modules-}
+	release=${release%-unsigned}
+	[ -f "$cache/modules/$release/.complete" ] && break
+	deb=$(cached_deb "$pkg")
+	if [ -z "$deb" ]; then
+		tries=$((tries + 1))
+		if [ "$tries" -gt 3 ]; then
+			release=
+			break
+		fi
+		if ! fetch "$pkg" "$version"; then
+			echo "fetch-modules: $pkg $version: 404 from the archive, trying an older one" >&2
+			release=
+			continue
+		fi
+		deb=$(cached_deb "$pkg")
+	fi
+	extract "$deb" "$cache/modules/$release"
+	break
+done <"$state/candidates"
+[ -n "$release" ] ||
+	skip "no $series package for $arch could be downloaded: $(tail -n 1 "$state/download.log")"
+
+# Debian 12 ships lib/modules; 13 and unstable, with /usr merged, usr/lib/modules.
 dir=$cache/modules/$release/lib/modules/$release
+[ -d "$dir" ] || dir=$cache/modules/$release/usr/lib/modules/$release
 [ -d "$dir" ] || { echo "fetch-modules: $pkg has no lib/modules/$release" >&2; exit 1; }
 [ -n "$form" ] || { echo "$dir"; exit 0; }
 
