@@ -312,6 +312,7 @@ int ep_arm64_count_section(struct ep_rel *r, size_t n, const uint32_t *st_shndx,
 		if (keys[i].addend != 0 || !dup)
 			ret++;
 		distinct += !dup;
+		out->excess_addend += dup && keys[i].addend != 0;
 	}
 	for (i = 0; i < n; i++) {
 		uint64_t align;
@@ -332,12 +333,16 @@ int ep_arm64_count_section(struct ep_rel *r, size_t n, const uint32_t *st_shndx,
 			out->leftover = true;
 			{
 				struct rela_key k = key_of(&r[i]);
+				bool counted = k.addend != 0 || i == 0 || !nents ||
+					       !key_eq(&k, &keys[nents - 1]);
 
-				if (k.addend != 0 || i == 0 || !nents ||
-				    !key_eq(&k, &keys[nents - 1]))
-					ret++;
+				ret += counted;
 				if (!in_sorted(keys, nents, &k))
 					distinct++;
+				else if (counted && k.addend != 0)
+					out->excess_addend++;
+				else if (counted)
+					out->excess_leftover++;
 			}
 			break;
 		case R_AARCH64_ADR_PREL_PG_HI21_NC:
@@ -512,10 +517,19 @@ struct arm64_detail {
 	struct ep_arm64_rules rules;
 	uint64_t veneers;	    /* erratum 843419 veneer slots, all sections */
 	uint64_t leftover_sections; /* sections with a partition leftover */
+	/* Slots over the minimum by cause: see over_allocation(). */
+	uint64_t excess_addend, excess_leftover, excess_slack;
 };
 
 /* Its sums over files (struct ep_plt_totals' detail[]). */
-enum { SUM_VENEERS, SUM_LEFTOVER, SUM_KASLR_IGNORED };
+enum {
+	SUM_VENEERS,
+	SUM_LEFTOVER,
+	SUM_KASLR_IGNORED,
+	SUM_EXCESS_ADDEND,
+	SUM_EXCESS_LEFTOVER,
+	SUM_EXCESS_SLACK
+};
 
 static const char *arm64_check(const struct ep_image *img, bool forced)
 {
@@ -586,6 +600,9 @@ static void add_section(struct ep_plt_result *res, struct arm64_detail *d,
 	res->sort.sections_unsorted += !s->sorted_partitioned;
 	d->veneers += s->veneers;
 	d->leftover_sections += s->leftover;
+	d->excess_addend += s->excess_addend;
+	d->excess_leftover += s->excess_leftover;
+	d->excess_slack += s->spare - s->spare_minimal;
 }
 
 static int count_one(struct ep_image *img, size_t idx, const uint32_t *shndx, size_t nsyms,
@@ -918,6 +935,33 @@ static void print_timing(FILE *out, const char *what, unsigned int reps,
 		what, reps, ep_plural(reps, "run", "runs"), s->full_ns, s->partitioned_ns);
 }
 
+/*
+ * "over_allocation": slots.reserved - slots.minimum by cause.  The loader
+ * never merges a branch with a non-zero addend (duplicate_rel() asks for
+ * r_addend 0), so every repeat of one costs a slot (nonzero_addend); a
+ * partition leftover that duplicates a sorted entry other than the last is
+ * counted again (partition_leftover); and the erratum 843419 slack
+ * ceil(slots / 341) is computed on the inflated count (erratum_slack).
+ */
+static json_t *over_allocation(uint64_t addend, uint64_t leftover, uint64_t slack)
+{
+	return json_pack("{s:o, s:o, s:o}", "nonzero_addend", ep_json_u64(addend),
+			 "partition_leftover", ep_json_u64(leftover), "erratum_slack",
+			 ep_json_u64(slack));
+}
+
+/* The text of over_allocation(), when there is any. */
+static void print_over(FILE *out, uint64_t addend, uint64_t leftover, uint64_t slack)
+{
+	if (addend + leftover + slack)
+		fprintf(out,
+			"  over the minimum: %" PRIu64 " %s (non-zero addends never merged %" PRIu64
+			", partition leftover %" PRIu64 ", erratum slack %" PRIu64 ")\n",
+			addend + leftover + slack,
+			ep_plural(addend + leftover + slack, "slot", "slots"), addend, leftover,
+			slack);
+}
+
 static void arm64_print_detail(FILE *out, const struct ep_plt_result *res)
 {
 	const struct arm64_detail *d = res->detail;
@@ -944,6 +988,7 @@ static void arm64_print_detail(FILE *out, const struct ep_plt_result *res)
 	if (d->leftover_sections)
 		fputs("  *: the partition left a slot-needing entry outside the sorted range\n",
 		      out);
+	print_over(out, d->excess_addend, d->excess_leftover, d->excess_slack);
 }
 
 static void arm64_print_totals(FILE *out, const struct ep_plt_totals *t, unsigned int timing_reps)
@@ -977,6 +1022,8 @@ static void arm64_print_totals(FILE *out, const struct ep_plt_totals *t, unsigne
 	if (leftover)
 		fprintf(out, "  %" PRIu64 " %s with a partition leftover\n", leftover,
 			ep_plural(leftover, "section", "sections"));
+	print_over(out, t->detail[SUM_EXCESS_ADDEND], t->detail[SUM_EXCESS_LEFTOVER],
+		   t->detail[SUM_EXCESS_SLACK]);
 }
 
 static json_t *arm64_json_rules(const struct ep_plt_result *res)
@@ -992,18 +1039,22 @@ static json_t *arm64_json_detail(const struct ep_plt_result *res)
 {
 	const struct arm64_detail *d = res->detail;
 
-	return json_pack("{s:o, s:o}", "veneers", ep_json_u64(d->veneers),
-			 "partition_leftover_sections", ep_json_u64(d->leftover_sections));
+	return json_pack("{s:o, s:o, s:o}", "veneers", ep_json_u64(d->veneers),
+			 "partition_leftover_sections", ep_json_u64(d->leftover_sections),
+			 "over_allocation",
+			 over_allocation(d->excess_addend, d->excess_leftover, d->excess_slack));
 }
 
 static json_t *arm64_json_section(const struct ep_plt_result *res, const struct ep_plt_section *s)
 {
 	(void)res;
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:b}", "branch_relocations",
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:b, s:o}", "branch_relocations",
 			 ep_json_u64(s->branch_relocations), "veneers", ep_json_u64(s->veneers),
 			 "spare", ep_json_u64(s->spare), "spare_minimal",
 			 ep_json_u64(s->spare_minimal), "min_align", ep_json_u64(s->min_align),
-			 "partition_leftover", s->leftover);
+			 "partition_leftover", s->leftover, "over_allocation",
+			 over_allocation(s->excess_addend, s->excess_leftover,
+					 s->spare - s->spare_minimal));
 }
 
 static void arm64_detail_sums(const struct ep_plt_result *res, uint64_t *sums)
@@ -1013,13 +1064,20 @@ static void arm64_detail_sums(const struct ep_plt_result *res, uint64_t *sums)
 	sums[SUM_VENEERS] = d->veneers;
 	sums[SUM_LEFTOVER] = d->leftover_sections;
 	sums[SUM_KASLR_IGNORED] = !d->rules.kaslr_applies;
+	sums[SUM_EXCESS_ADDEND] = d->excess_addend;
+	sums[SUM_EXCESS_LEFTOVER] = d->excess_leftover;
+	sums[SUM_EXCESS_SLACK] = d->excess_slack;
 }
 
 static json_t *arm64_json_totals(const struct ep_plt_totals *t)
 {
-	return json_pack("{s:o, s:o, s:o}", "veneers", ep_json_u64(t->detail[SUM_VENEERS]),
+	return json_pack("{s:o, s:o, s:o, s:o}", "veneers", ep_json_u64(t->detail[SUM_VENEERS]),
 			 "partition_leftover_sections", ep_json_u64(t->detail[SUM_LEFTOVER]),
-			 "kaslr_ignored", ep_json_u64(t->detail[SUM_KASLR_IGNORED]));
+			 "kaslr_ignored", ep_json_u64(t->detail[SUM_KASLR_IGNORED]),
+			 "over_allocation",
+			 over_allocation(t->detail[SUM_EXCESS_ADDEND],
+					 t->detail[SUM_EXCESS_LEFTOVER],
+					 t->detail[SUM_EXCESS_SLACK]));
 }
 
 const struct ep_plt_model ep_plt_model_arm64_module = {

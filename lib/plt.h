@@ -192,7 +192,13 @@ struct ep_plt_section {
 	uint64_t sorted_partitioned; /* entries the loader sorts (arm64 since v5.8: nents) */
 	uint64_t min_align; /* sh_addralign the ADRP rule raises the target to, bytes; 0 none */
 	bool leftover;	    /* the partition left a slot-needing entry unsorted */
-	uint64_t full_ns;   /* --timing: median ns of the full sort */
+	/*
+	 * arm64-module: slots over the minimum by cause, before the erratum
+	 * slack (spare - spare_minimal): a duplicate with a non-zero r_addend
+	 * (never merged), a partition leftover that duplicates a sorted entry.
+	 */
+	uint64_t excess_addend, excess_leftover;
+	uint64_t full_ns;	 /* --timing: median ns of the full sort */
 	uint64_t partitioned_ns; /* --timing: median ns of partition + sort */
 };
 

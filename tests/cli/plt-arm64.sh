@@ -38,6 +38,13 @@ check "core group" "6 5 84" "$(jqp "$j" '.files[0] | "\(plt("core") | "\(.reserv
 check "init group" "2 2 36" "$(jqp "$j" '.files[0] | "\(plt("init") | "\(.reserved) \(.minimum)") \(sized(".init.plt").reserved)"')"
 check "ftrace trampoline bytes" 24 "$(jqp "$j" '.files[0] | sized(".text.ftrace_trampoline").reserved')"
 check "sorted" "11 8" "$(jqr "$j" '.files[0].sort | "\(.full) \(.loader)"')"
+# Over the minimum by cause (fixture comments): .rela.text's one extra slot
+# is the second kmalloc+8, a non-zero addend the loader never merges; the
+# slack is ceil(5/341) = ceil(4/341) = 1 either way.
+check ".rela.text over_allocation" "1 0 0" "$(sec "$j" .rela.text 'detail.over_allocation |
+	"\(.nonzero_addend) \(.partition_leftover) \(.erratum_slack)"')"
+check "file over_allocation sums to reserved - minimum" "1 1" \
+	"$(jqr "$j" '.files[0] | "\(.detail.over_allocation | add) \(.slots.reserved - .slots.minimum)"')"
 
 # Erratum off: no spare slots.
 "$ELFPLT" plt --json --erratum-843419=off "$basic" >"$j" || fail "erratum off exited $?"
@@ -62,6 +69,11 @@ check "overcount .rela.text slots (3 + 1)" 4 "$(sec "$j" .rela.text slots.reserv
 check "overcount .rela.text minimal (2 + 1)" 3 "$(sec "$j" .rela.text slots.minimum)"
 check "overcount .rela.text sorted_partitioned" 2 "$(sec "$j" .rela.text sort.loader)"
 check "overcount .rela.text leftover" true "$(sec "$j" .rela.text detail.partition_leftover)"
+# The leftover printk repeats a sorted entry: one slot over, by the partition.
+check "overcount .rela.text over_allocation" "0 1 0" "$(sec "$j" .rela.text 'detail.over_allocation |
+	"\(.nonzero_addend) \(.partition_leftover) \(.erratum_slack)"')"
+check "overcount totals over_allocation" "0 1 0" "$(jqr "$j" '.totals.by_model[0].detail.over_allocation |
+	"\(.nonzero_addend) \(.partition_leftover) \(.erratum_slack)"')"
 check "leftover equal to the largest: slots" 3 "$(sec "$j" .rela.text.unlikely slots.reserved)"
 check "leftover equal to the largest: minimal" 3 "$(sec "$j" .rela.text.unlikely slots.minimum)"
 check "single relocation: sorted_partitioned" 0 "$(sec "$j" .rela.text.other sort.loader)"
