@@ -94,6 +94,12 @@ static void section_cell(struct ep_table *t, const struct ep_plt_section *s,
 	case EP_PLT_COL_RELOCATIONS:
 		ep_table_cell_u64(t, s->relocations);
 		break;
+	case EP_PLT_COL_BRANCHES:
+		ep_table_cell_u64(t, s->branch_relocations);
+		break;
+	case EP_PLT_COL_GOT:
+		ep_table_cell_u64(t, s->got_relocations);
+		break;
 	case EP_PLT_COL_NEED:
 		ep_table_cell(t, "%" PRIu64 "%s", s->plt_relocations, s->leftover ? "*" : "");
 		break;

@@ -283,6 +283,29 @@ static bool in_sorted(const struct rela_key *a, size_t n, const struct rela_key 
 	return lo < n && key_eq(&a[lo], k);
 }
 
+/*
+ * A slot-needing entry at index i >= nents, left behind by the partition:
+ * count_plts() compares it with the largest sorted entry only, as
+ * duplicate_rel(rela, nents) does.  Returns the slot it costs the loader
+ * (0 or 1); adds it to *distinct when no sorted entry has its key, and to
+ * out's excess by cause when it repeats one.
+ */
+static uint64_t count_leftover(const struct ep_rel *r, size_t i, const struct rela_key *keys,
+			       size_t nents, uint64_t *distinct, struct ep_plt_section *out)
+{
+	struct rela_key k = key_of(r);
+	bool counted = k.addend != 0 || i == 0 || !nents || !key_eq(&k, &keys[nents - 1]);
+
+	out->leftover = true;
+	if (!in_sorted(keys, nents, &k))
+		(*distinct)++;
+	else if (counted && k.addend != 0)
+		out->excess_addend++;
+	else if (counted)
+		out->excess_leftover++;
+	return counted;
+}
+
 int ep_arm64_count_section(struct ep_rel *r, size_t n, const uint32_t *st_shndx, size_t nsyms,
 			   uint32_t dstidx, const struct ep_plt_options *opt,
 			   struct ep_plt_section *out)
@@ -326,24 +349,7 @@ int ep_arm64_count_section(struct ep_rel *r, size_t n, const uint32_t *st_shndx,
 			out->plt_relocations++;
 			if (i < nents)
 				break; /* counted above */
-			/*
-			 * Left behind by the partition: compared with the largest
-			 * sorted entry only, as duplicate_rel(rela, nents) does.
-			 */
-			out->leftover = true;
-			{
-				struct rela_key k = key_of(&r[i]);
-				bool counted = k.addend != 0 || i == 0 || !nents ||
-					       !key_eq(&k, &keys[nents - 1]);
-
-				ret += counted;
-				if (!in_sorted(keys, nents, &k))
-					distinct++;
-				else if (counted && k.addend != 0)
-					out->excess_addend++;
-				else if (counted)
-					out->excess_leftover++;
-			}
+			ret += count_leftover(&r[i], i, keys, nents, &distinct, out);
 			break;
 		case R_AARCH64_ADR_PREL_PG_HI21_NC:
 		case R_AARCH64_ADR_PREL_PG_HI21:
@@ -812,11 +818,6 @@ static int arm64_analyse(struct ep_image *img, struct ep_plt_result *res, struct
 
 /* ---- how the model shows what is its own ------------------------------------ */
 
-static uint64_t col_branches(const struct ep_plt_section *s)
-{
-	return s->branch_relocations;
-}
-
 static uint64_t col_veneers(const struct ep_plt_section *s)
 {
 	return s->veneers;
@@ -834,7 +835,7 @@ static const struct ep_plt_column arm64_columns[] = {
 	{ "target", EP_PLT_COL_TARGET, NULL },
 	{ "group", EP_PLT_COL_GROUP, NULL },
 	{ "relocs", EP_PLT_COL_RELOCATIONS, NULL },
-	{ "branches", EP_PLT_COL_VALUE, col_branches },
+	{ "branches", EP_PLT_COL_BRANCHES, NULL },
 	{ "need", EP_PLT_COL_NEED, NULL },
 	{ "slots", EP_PLT_COL_SLOTS, NULL },
 	{ "minimal", EP_PLT_COL_MINIMAL, NULL },

@@ -143,16 +143,11 @@ static int linked_analyse(struct ep_image *img, struct ep_plt_result *res, struc
 
 /* ---- how the model shows what is its own ------------------------------------ */
 
-static uint64_t col_glob_dat(const struct ep_plt_section *s)
-{
-	return s->got_relocations;
-}
-
 /* A linked file: the dynamic tables, their PLT and GLOB_DAT relocations. */
 static const struct ep_plt_column linked_columns[] = {
 	{ "[Nr]", EP_PLT_COL_INDEX, NULL },	 { "relocations", EP_PLT_COL_NAME, NULL },
 	{ "target", EP_PLT_COL_TARGET, NULL },	 { "relocs", EP_PLT_COL_RELOCATIONS, NULL },
-	{ "PLT slots", EP_PLT_COL_SLOTS, NULL }, { "GLOB_DAT", EP_PLT_COL_VALUE, col_glob_dat },
+	{ "PLT slots", EP_PLT_COL_SLOTS, NULL }, { "GLOB_DAT", EP_PLT_COL_GOT, NULL },
 };
 
 static const char *const linked_summary[] = { "linked file",	"PLT slots",  "JUMP_SLOT",

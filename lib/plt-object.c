@@ -220,26 +220,12 @@ static int object_analyse(struct ep_image *img, struct ep_plt_result *res, struc
 
 /* ---- how the model shows what is its own ------------------------------------ */
 
-static uint64_t col_branches(const struct ep_plt_section *s)
-{
-	return s->branch_relocations;
-}
-
-static uint64_t col_got(const struct ep_plt_section *s)
-{
-	return s->got_relocations;
-}
-
 /* An object: branches, those to undefined symbols, their distinct targets, GOT. */
 static const struct ep_plt_column object_columns[] = {
-	{ "[Nr]", EP_PLT_COL_INDEX, NULL },
-	{ "relocations", EP_PLT_COL_NAME, NULL },
-	{ "target", EP_PLT_COL_TARGET, NULL },
-	{ "relocs", EP_PLT_COL_RELOCATIONS, NULL },
-	{ "branches", EP_PLT_COL_VALUE, col_branches },
-	{ "undefined", EP_PLT_COL_NEED, NULL },
-	{ "distinct", EP_PLT_COL_SLOTS, NULL },
-	{ "GOT", EP_PLT_COL_VALUE, col_got },
+	{ "[Nr]", EP_PLT_COL_INDEX, NULL },	   { "relocations", EP_PLT_COL_NAME, NULL },
+	{ "target", EP_PLT_COL_TARGET, NULL },	   { "relocs", EP_PLT_COL_RELOCATIONS, NULL },
+	{ "branches", EP_PLT_COL_BRANCHES, NULL }, { "undefined", EP_PLT_COL_NEED, NULL },
+	{ "distinct", EP_PLT_COL_SLOTS, NULL },	   { "GOT", EP_PLT_COL_GOT, NULL },
 };
 
 static const char *const object_summary[] = { "object",	       "branches",   "undefined",

@@ -314,6 +314,8 @@ enum ep_plt_col {
 	EP_PLT_COL_TARGET,	/* "[11] .text", or "-" */
 	EP_PLT_COL_GROUP,	/* "core", "init", or "-" */
 	EP_PLT_COL_RELOCATIONS, /* relocations */
+	EP_PLT_COL_BRANCHES,	/* branch_relocations */
+	EP_PLT_COL_GOT,		/* got_relocations */
 	EP_PLT_COL_NEED,	/* plt_relocations, "*" after it on a partition leftover */
 	EP_PLT_COL_SLOTS,	/* slots */
 	EP_PLT_COL_MINIMAL,	/* slots_minimal */
