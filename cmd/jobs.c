@@ -31,8 +31,8 @@
 /*
  * The walk lists every regular file without analysing it (lib/walk.h): one
  * it found that is not ELF, by its magic bytes after any decompression, or
- * that is gone is passed over quietly, as a tree holds other files too; so
- * is an archive member that is not ELF.  One with the ELF magic is an ELF
+ * that is gone is passed over, as a tree holds other files too (the gone one
+ * with a warning: gone_since_walk()); so is an archive member that is not ELF.  One with the ELF magic is an ELF
  * file, and its faults are reported; so is one we may not read (EACCES,
  * EPERM) or not even name (a path over PATH_MAX): it could be a module, not
  * to vanish unseen; and a thin archive's member file that is missing.
@@ -40,13 +40,22 @@
 static bool pass_over(const struct ep_pathlist *pl, size_t i, const struct ep_blob *blob,
 		      const struct ep_error *err)
 {
-	if (!pl->walked[i])
-		return false;
-	if (err->code == EP_EIO && !pl->members[i].archive) /* gone since the walk, and only that */
-		return access(pl->paths[i], F_OK) != 0 && (errno == ENOENT || errno == ENOTDIR);
-	if (err->code != EP_ENOTELF)
+	if (!pl->walked[i] || err->code != EP_ENOTELF)
 		return false;
 	return !blob || blob->size < SELFMAG || memcmp(blob->bytes, ELFMAG, SELFMAG) != 0;
+}
+
+/*
+ * A file the walk found that is gone since, and only that: passed over, but
+ * with a warning, as nobody can tell whether it was ELF (a build tree's
+ * temporary files come and go; a module removed mid-run must not vanish
+ * unseen, nor be counted as not ELF).
+ */
+static bool gone_since_walk(const struct ep_pathlist *pl, size_t i, const struct ep_error *err)
+{
+	if (!pl->walked[i] || err->code != EP_EIO || pl->members[i].archive)
+		return false;
+	return access(pl->paths[i], F_OK) != 0 && (errno == ENOENT || errno == ENOTDIR);
 }
 
 /* The inputs passed over in the last run. */
@@ -82,7 +91,8 @@ unsigned int ep_jobs_default(void)
 /* What one input came to, until its turn to be emitted. */
 struct outcome {
 	int rc;	      /* 0, or a negative ep_errcode with err filled */
-	bool quiet;   /* a walked file that is not ELF: pass over */
+	bool quiet;   /* a walked file that is not ELF, or gone: pass over */
+	bool gone;    /* of those, one gone since the walk: a warning, not counted as not ELF */
 	bool archive; /* a walked file that is an ar archive: list its members in its place */
 	bool dup;     /* a walked file taken before by another hard link: not reported */
 	bool has_id;  /* a whole file that opened: dev and ino are its identity */
@@ -203,7 +213,8 @@ static void process(const struct run *r, size_t i, struct outcome *o)
 	}
 	o->rc = ep_blob_open_entry(&blob, r->pl, i, r->populate, &o->err);
 	if (o->rc) {
-		o->quiet = pass_over(r->pl, i, NULL, &o->err);
+		o->gone = gone_since_walk(r->pl, i, &o->err);
+		o->quiet = o->gone || pass_over(r->pl, i, NULL, &o->err);
 		free(clean);
 		return;
 	}
@@ -256,6 +267,11 @@ static bool finish(const struct run *r, size_t i, struct outcome *o)
 	free(o->result);
 	o->result = NULL;
 	ok = o->rc == 0 || o->quiet;
+	if (o->gone) {
+		ep_progress_clear(r->progress);
+		fprintf(stderr, "elfplt: warning: %s: removed since the walk found it; not read\n",
+			shown);
+	}
 	if (!ok) {
 		ep_progress_clear(r->progress);
 		fprintf(stderr, "elfplt: %s\n", o->err.message);
@@ -297,6 +313,8 @@ struct wire {
 	uint64_t result_len;
 	uint32_t archive;
 	uint32_t has_id;
+	uint32_t gone;
+	uint32_t unused;
 	uint64_t dev, ino;
 };
 
@@ -395,6 +413,7 @@ static bool send_outcome(const struct run *r, size_t i, int fd)
 			   .rc = o.rc,
 			   .code = o.err.code,
 			   .quiet = o.quiet,
+			   .gone = o.gone,
 			   .archive = o.archive,
 			   .has_id = o.has_id,
 			   .dev = o.dev,
@@ -447,6 +466,7 @@ static bool receive(size_t i, struct reader *rd, struct outcome *o)
 		return false;
 	o->rc = w.rc;
 	o->quiet = w.quiet;
+	o->gone = w.gone;
 	o->archive = w.archive;
 	o->has_id = w.has_id;
 	o->dev = w.dev;
@@ -640,7 +660,7 @@ static bool finish_counted(const struct run *r, size_t i, struct outcome *o, boo
 {
 	if (!o->quiet && found)
 		*found = true;
-	if (o->quiet)
+	if (o->quiet && !o->gone)
 		nskipped++;
 	return finish(r, i, o);
 }
