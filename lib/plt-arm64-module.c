@@ -104,7 +104,7 @@
 /* v is in series major.minor at sublevel sub or later (a stable backport). */
 static bool stable_from(uint32_t v, uint32_t major, uint32_t minor, uint32_t sub)
 {
-	return (v & ~0xffu) == EP_KVER(major, minor, 0) && EP_KVER_SUB(v) >= sub;
+	return EP_KVER_SERIES(v) == EP_KVER(major, minor, 0) && EP_KVER_SUB(v) >= sub;
 }
 
 void ep_arm64_rules_for(uint32_t version, bool mod_unload, struct ep_arm64_rules *r)

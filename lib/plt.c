@@ -111,7 +111,7 @@ int ep_kernel_version_parse(const char *s, uint32_t *v)
 	if (*s == '.') {
 		s++;
 		sub = version_number(&s);
-		if (sub < 0)
+		if (sub < 0 || sub > 65535)
 			return -1;
 	}
 	*v = EP_KVER(major, minor, sub);
@@ -153,13 +153,35 @@ const char *ep_kernel_from_name(enum ep_kernel_from from)
 	}
 }
 
+/* Is word one of the space-separated words of p[0..len)? */
+static bool has_word(const char *p, size_t len, const char *word)
+{
+	const size_t n = strlen(word);
+	const char *q = p, *end = p + len;
+
+	while ((q = memmem(q, (size_t)(end - q), word, n)) != NULL) {
+		if ((q == p || q[-1] == ' ') && (q + n == end || q[n] == ' '))
+			return true;
+		q += n;
+	}
+	return false;
+}
+
+bool ep_vermagic_has(const char *vermagic, const char *word)
+{
+	return has_word(vermagic, strlen(vermagic), word);
+}
+
 /*
  * Copy the value of .modinfo's "vermagic=" entry into buf (NUL-terminated,
  * cut to fit, bytes that are not clean UTF-8 text made '?': ep_text_clean()),
- * or leave buf "" when there is none.  .modinfo is a run of
- * NUL-terminated "key=value" strings (modpost, MODULE_INFO()).
+ * or leave buf "" when there is none; *mod_unload tells whether the whole
+ * value, not only what fits, has the word "mod_unload" (true without a
+ * vermagic).  .modinfo is a run of NUL-terminated "key=value" strings
+ * (modpost, MODULE_INFO()).
  */
-static int read_vermagic(struct ep_image *img, char *buf, size_t size, struct ep_error *err)
+static int read_vermagic(struct ep_image *img, char *buf, size_t size, bool *mod_unload,
+			 struct ep_error *err)
 {
 	static const char key[] = "vermagic=";
 	size_t idx = ep_image_find_section(img, ".modinfo"), off = 0, n;
@@ -167,6 +189,7 @@ static int read_vermagic(struct ep_image *img, char *buf, size_t size, struct ep
 	Elf_Data *d;
 
 	buf[0] = '\0';
+	*mod_unload = true;
 	if (!idx || img->sections[idx].shdr.sh_type == SHT_NOBITS)
 		return 0;
 	d = ep_section_data(img, idx, err);
@@ -179,6 +202,7 @@ static int read_vermagic(struct ep_image *img, char *buf, size_t size, struct ep
 
 		if (len >= sizeof(key) - 1 && memcmp(p + off, key, sizeof(key) - 1) == 0) {
 			n = len - (sizeof(key) - 1);
+			*mod_unload = has_word(p + off + sizeof(key) - 1, n, "mod_unload");
 			if (n >= size)
 				n = size - 1;
 			memcpy(buf, p + off + sizeof(key) - 1, n);
@@ -191,19 +215,6 @@ static int read_vermagic(struct ep_image *img, char *buf, size_t size, struct ep
 	return 0;
 }
 
-bool ep_vermagic_has(const char *vermagic, const char *word)
-{
-	size_t n = strlen(word);
-	const char *p = vermagic;
-
-	while ((p = strstr(p, word)) != NULL) {
-		if ((p == vermagic || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
-			return true;
-		p += n;
-	}
-	return false;
-}
-
 int ep_plt_kernel_choose(struct ep_image *img, const struct ep_plt_options *opt, uint32_t fallback,
 			 uint32_t floor, uint32_t checked_through, struct ep_plt_kernel *k,
 			 struct ep_error *err)
@@ -212,15 +223,13 @@ int ep_plt_kernel_choose(struct ep_image *img, const struct ep_plt_options *opt,
 	int rc;
 
 	memset(k, 0, sizeof(*k));
-	rc = read_vermagic(img, k->vermagic, sizeof(k->vermagic), err);
+	rc = read_vermagic(img, k->vermagic, sizeof(k->vermagic), &k->mod_unload, err);
 	if (rc)
 		return rc;
 	k->applies = true;
-	k->mod_unload = true;
 	k->from = EP_KERNEL_FROM_DEFAULT;
 	k->sublevel_known = true;
 	if (k->vermagic[0]) {
-		k->mod_unload = ep_vermagic_has(k->vermagic, "mod_unload");
 		if (ep_kernel_version_parse(k->vermagic, &v) == 0) {
 			k->from = EP_KERNEL_FROM_VERMAGIC;
 			k->sublevel_known = ep_kernel_sublevel_known(k->vermagic);
@@ -238,7 +247,7 @@ int ep_plt_kernel_choose(struct ep_image *img, const struct ep_plt_options *opt,
 	k->checked_through = checked_through;
 	k->below_floor = v < floor;
 	/* checked_through names a series: every sublevel of it was checked. */
-	k->beyond_checked = (v & ~0xffu) > (checked_through & ~0xffu);
+	k->beyond_checked = EP_KVER_SERIES(v) > EP_KVER_SERIES(checked_through);
 	return 0;
 }
 

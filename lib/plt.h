@@ -35,19 +35,24 @@
 
 /*
  * A Linux version as one number, EP_KVER(6, 12, 117), ordered as the
- * versions are; a sublevel above 255 counts as 255.
+ * versions are: major and minor below 256, the sublevel below 65536 (stable
+ * series pass 255: 4.9.337, 5.4.290), a larger one counted as 65535.
+ * EP_KVER_SERIES(v) is v with the sublevel cleared: EP_KVER(6, 12, 0).
  */
 #define EP_KVER(major, minor, sub)                                                                 \
-	((uint32_t)(major) << 16 | (uint32_t)(minor) << 8 | ((sub) > 255 ? 255u : (uint32_t)(sub)))
-#define EP_KVER_MAJOR(v) ((v) >> 16)
-#define EP_KVER_MINOR(v) (((v) >> 8) & 0xff)
-#define EP_KVER_SUB(v)	 ((uint32_t)(v)&0xff)
+	((uint32_t)(major) << 24 | (uint32_t)(minor) << 16 |                                       \
+	 ((sub) > 65535 ? 65535u : (uint32_t)(sub)))
+#define EP_KVER_MAJOR(v)  ((v) >> 24)
+#define EP_KVER_MINOR(v)  (((v) >> 16) & 0xff)
+#define EP_KVER_SERIES(v) ((uint32_t)(v) & ~0xffffu)
+#define EP_KVER_SUB(v)	  ((uint32_t)(v)&0xffff)
 
 /*
  * Parse the version at the start of s: "6.12", "6.12.117", "v6.1", and so a
  * vermagic "6.12.117+deb12-arm64 SMP mod_unload ..." (the text after the
  * numbers is not looked at).  Returns 0 with *v = EP_KVER(), or -1 when s
- * does not start with MAJOR.MINOR (numbers below 256).
+ * does not start with MAJOR.MINOR (numbers below 256) or its SUBLEVEL is
+ * above 65535.
  */
 int ep_kernel_version_parse(const char *s, uint32_t *v);
 

@@ -101,7 +101,7 @@ grep -q "; kernel 6.1 (default: no vermagic), kaslr on," "$T/basic.txt" ||
 	fail "default model line: $(head -1 "$T/basic.txt")"
 
 # Usage errors: below the floor, not a version.
-for bad in 5.4 6 six 6.x 300.1 6.1foo 6.1.2.3 6.1. v; do
+for bad in 5.4 6 six 6.x 300.1 6.1foo 6.1.2.3 6.1. v 6.1.65536; do
 	"$ELFPLT" plt --kernel="$bad" "$v612" >/dev/null 2>"$T/err"
 	check "--kernel=$bad exit" 2 "$?"
 done
@@ -187,4 +187,34 @@ check "non-UTF-8 vermagic: kernel.vermagic" \
 	"6.12.117+deb12-arm64?SMP mod_unload modversions aarch64" \
 	"$(jqp "$T/ff.json" '.files[0] | kernel.vermagic')"
 check "non-UTF-8 vermagic: kernel.version" 6.12.117 "$(jqp "$T/ff.json" '.files[0] | kernel.version')"
+
+# Stable sublevels pass 255 (4.9.337, 5.4.290): shown and compared as given,
+# up to 65535.  --kernel=6.1.256 is 6.1.256, past the 6.1.51 backport of
+# module_init_layout_section(), so the no-mod_unload fixture's .exit.text
+# fills the init PLT as at 6.1.51.
+"$ELFPLT" plt --json --kernel=6.1.256 "$nounload" >"$j" || fail "--kernel=6.1.256 exited $?"
+check "--kernel=6.1.256: options and kernel" "6.1.256 6.1.256" \
+	"$(jqp "$j" '.files[0] | "\(.options.kernel) \(kernel.version)"')"
+check "--kernel=6.1.256: .exit.text in init" init "$(sec .rela.exit.text group)"
+# A vermagic "7.2.9999+deb12-arm64 ..." (the v612 fixture's "6.12.117"
+# rewritten): the 7.2 series, checked, read with its sublevel.
+sed 's/362e31322e313137/372e322e39393939/' \
+	"$top_srcdir/tests/fixtures/plt-arm64-v612.yaml" >"$T/big.yaml"
+"$YAML2OBJ" "$T/big.yaml" -o "$T/big.ko" || fail "yaml2obj big.yaml"
+"$ELFPLT" plt --json "$T/big.ko" >"$j" || fail "7.2.9999 exited $?"
+check "vermagic 7.2.9999: version, beyond_checked" "7.2.9999 false" \
+	"$(jqp "$j" '.files[0] | "\(kernel.version) \(kernel.beyond_checked)"')"
+
+# A vermagic longer than the 255 bytes shown, with "mod_unload" past them:
+# the no-mod_unload fixture's vermagic with 300 spaces and " mod_unload"
+# added.  The loader has CONFIG_MODULE_UNLOAD, so .exit.text stays core and
+# the groups are the 6.12 fixture's, 5 72 2 36, not the nounload 3 48 4 60.
+pad=$(printf '%0600d' 0 | sed 's/00/20/g')
+sed "s/6161726368363400\$/61617263683634${pad}206d6f645f756e6c6f616400/" \
+	"$top_srcdir/tests/fixtures/plt-arm64-v612-nounload.yaml" >"$T/long.yaml"
+"$YAML2OBJ" "$T/long.yaml" -o "$T/long.ko" || fail "yaml2obj long.yaml"
+"$ELFPLT" plt --json "$T/long.ko" >"$j" || fail "long vermagic exited $?"
+check "long vermagic: mod_unload found past 255 bytes" true "$(jqp "$j" '.files[0] | kernel.mod_unload')"
+check "long vermagic: groups" "5 72 2 36" "$(groups)"
+check "long vermagic: shown cut to 255 bytes" 255 "$(jqp "$j" '.files[0] | kernel.vermagic | length')"
 done_testing
