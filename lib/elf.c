@@ -116,6 +116,14 @@ static int check_shdr_table(struct ep_image *img, struct ep_error *err)
 	img->shnum = shnum;
 
 	img->shstrndx = eh->e_shstrndx == SHN_XINDEX ? sh0.sh_link : eh->e_shstrndx;
+	/*
+	 * SHN_XINDEX says the index is in section 0's sh_link: a 0 there names
+	 * no table, so every section would silently lose its name.
+	 */
+	if (eh->e_shstrndx == SHN_XINDEX && img->shstrndx == SHN_UNDEF)
+		return ep_error_set(err, EP_EMALFORMED,
+				    "%s: e_shstrndx is SHN_XINDEX and section 0's sh_link is 0",
+				    img->path);
 	if (img->shstrndx >= img->shnum && eh->e_shstrndx == SHN_XINDEX)
 		return ep_error_set(err, EP_EMALFORMED,
 				    "%s: e_shstrndx is SHN_XINDEX and section 0's sh_link %zu is "

@@ -141,6 +141,9 @@ poke "$v" "$(shdr 0 $SH_LINK)" 4 "$shstrtab"
 variant xindex-bad.o
 poke "$v" $E_SHSTRNDX 2 65535
 poke "$v" "$(shdr 0 $SH_LINK)" 4 4294967295
+variant xindex-zero.o # sh_link 0 names no table: every name would be lost
+poke "$v" $E_SHSTRNDX 2 65535
+poke "$v" "$(shdr 0 $SH_LINK)" 4 0
 
 # Section names.
 variant name-end.o # sh_name = the size of .shstrtab: one past its end
@@ -240,6 +243,7 @@ shentsize.o	malformed	=	=	@: e_shentsize is 40, expected 64 for ELFCLASS64
 extnum-big.o	truncated	=	=	@: section header table of $((shnum + 1)) entries at offset $shoff is outside the file ($size bytes)
 extnum-huge.o	truncated	=	=	@: section header table of 18446744073709551615 entries at offset $shoff is outside the file ($size bytes)
 xindex-bad.o	malformed	=	=	@: e_shstrndx is SHN_XINDEX and section 0's sh_link 4294967295 is out of range ($shnum sections)
+xindex-zero.o	malformed	=	=	@: e_shstrndx is SHN_XINDEX and section 0's sh_link is 0
 shstrndx.o	malformed	=	=	@: e_shstrndx 80 is out of range ($shnum sections)
 shname.o	malformed	=	=	@: sh_name 4096 is outside .shstrtab ($shstrtab_size bytes) (section 1)
 name-end.o	malformed	=	=	@: sh_name $shstrtab_size is outside .shstrtab ($shstrtab_size bytes) (section 1)
@@ -371,7 +375,7 @@ while IFS='	' read -r name code plt load msg; do
 done <<EOF
 $cases
 EOF
-check "cases run" 47 "$ncases"
+check "cases run" 48 "$ncases"
 
 # All of them in one run of stats with two worker processes (-j 2): the
 # same lines in input order, and the good files first and last reported.
