@@ -404,6 +404,7 @@ int ep_plt_analyse(struct ep_image *img, const struct ep_plt_model *forced,
 		   const struct ep_plt_options *opt, struct ep_plt_result *res,
 		   struct ep_error *err);
 
+/* Free what ep_plt_analyse() allocated in res (its sections, the model's detail). */
 void ep_plt_result_free(struct ep_plt_result *res);
 
 /*

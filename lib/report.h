@@ -132,6 +132,7 @@ int ep_table_print(const struct ep_table *t, FILE *out, const char *indent);
 /* Rows added so far. */
 size_t ep_table_rows(const struct ep_table *t);
 
+/* Free the table and its cells; t may be NULL. */
 void ep_table_free(struct ep_table *t);
 
 /* one when n is 1, else many: "1 file", "2 files". */

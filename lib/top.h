@@ -32,6 +32,7 @@ struct ep_top {
  */
 int ep_top_add(struct ep_top *t, const char *path, uint64_t key, const uint64_t *extra);
 
+/* Free the kept paths and the list; t itself is the caller's and is left empty. */
 void ep_top_free(struct ep_top *t);
 
 /* --top's argument: a positive decimal number into *n.  Returns 0, or -1. */
