@@ -311,8 +311,9 @@ static struct la_key target_of(const struct ep_rel *r, const struct la_syms *s)
 }
 
 /* Distinct runs of ents[0..n) (sorted by cmp) per kind, added to out[]. */
-static void count_distinct(const struct la_ent *e, size_t n, int (*cmp)(const void *, const void *),
-			   uint64_t *out)
+typedef int (*la_cmp)(const void *, const void *);
+
+static void count_distinct(const struct la_ent *e, size_t n, la_cmp cmp, uint64_t *out)
 {
 	size_t i;
 
