@@ -225,15 +225,26 @@ struct s390_run {
 };
 
 /* The first refusal of apply_relocations(), kept in d->reject. */
-static void set_reject(struct ep_plt_result *res, struct s390_detail *d, const char *fmt,
+static void set_reject(struct ep_plt_result *res, struct s390_detail *d, int verdict,
 		       uint32_t r_type, const char *secname)
 {
-	const char *name;
+	const char *name = ep_reloc_type_name(EM_S390, r_type);
+	char type[64];
 
 	if (res->rejects)
 		return;
-	name = ep_reloc_type_name(EM_S390, r_type);
-	snprintf(d->reject, sizeof(d->reject), fmt, r_type, name ? name : "?", secname);
+	if (name)
+		snprintf(type, sizeof(type), "%" PRIu32 " (%s)", r_type, name);
+	else
+		snprintf(type, sizeof(type), "%" PRIu32, r_type);
+	if (verdict == 1)
+		snprintf(d->reject, sizeof(d->reject),
+			 "apply_rela(): -ENOEXEC without a message for type %s, only for modules "
+			 "linked with -shared (in %s)",
+			 type, secname);
+	else
+		snprintf(d->reject, sizeof(d->reject), "unknown relocation: %s (in %s)", type,
+			 secname);
 	res->rejects = d->reject;
 }
 
@@ -250,12 +261,7 @@ static void count_batch(struct s390_run *run, struct ep_plt_result *res, struct 
 		int verdict;
 
 		if (applied && (verdict = apply_verdict(r[k].r_type)) != 0)
-			set_reject(res, d,
-				   verdict == 1
-					   ? "apply_rela(): -ENOEXEC without a message, type %u"
-					     " (%s) is only for modules linked with -shared (%s)"
-					   : "unknown relocation: %u (%s, in %s)",
-				   r[k].r_type, s->name);
+			set_reject(res, d, verdict, r[k].r_type, s->name);
 		if (c == CLASS_NONE)
 			continue;
 		d->relocations[c]++;
