@@ -790,8 +790,17 @@ Elf_Data *ep_section_data(struct ep_image *img, size_t idx, struct ep_error *err
 			     elf_errmsg(-1), idx, ep_section_label(img, idx));
 		return NULL;
 	}
-	if (!img->native && img->sections[idx].shdr.sh_type != SHT_NOBITS)
+	/*
+	 * Count libelf's copy once: elf_getdata() returns the same converted
+	 * buffer on later calls, and leaves bytes (ELF_T_BYTE: strings,
+	 * .modinfo) in the image, where there is nothing to convert.
+	 */
+	if (!img->native && !img->sections[idx].converted && d->d_buf && d->d_size &&
+	    ((const unsigned char *)d->d_buf < img->bytes ||
+	     (const unsigned char *)d->d_buf >= img->bytes + img->size)) {
+		img->sections[idx].converted = true;
 		img->bytes_converted += d->d_size;
+	}
 	return d;
 }
 

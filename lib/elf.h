@@ -63,6 +63,7 @@ struct ep_section {
 			      * section whose sh_link names it; 0 if none */
 	bool symtab_checked; /* ep_symtab_open() found it consistent once */
 	bool compressed;     /* SHF_COMPRESSED (and not SHT_NOBITS): chdr is valid */
+	bool converted;	     /* libelf's byte-order copy is in bytes_converted */
 	GElf_Chdr chdr;	     /* its header, host byte order, checked at open:
 			      * ch_type ELFCOMPRESS_ZLIB or _ZSTD, ch_size the
 			      * decoded bytes, ch_addralign */
@@ -115,9 +116,11 @@ void ep_image_close(struct ep_image *img);
 /*
  * Section idx's contents in host byte order via elf_getdata(): on the
  * native-byte-order path d_buf points into the image (no copy); otherwise
- * libelf converts into its own buffer and img->bytes_converted grows by
- * sh_size.  SHT_NOBITS gives d_size 0.  Returns NULL with err filled
- * (EP_EMALFORMED naming the section) when libelf refuses the section.
+ * libelf converts into its own buffer, once per section, and
+ * img->bytes_converted grows by sh_size the first time (contents libelf
+ * leaves in the image, bytes such as strings, are not counted).  SHT_NOBITS
+ * gives d_size 0.  Returns NULL with err filled (EP_EMALFORMED naming the
+ * section) when libelf refuses the section.
  *
  * An SHF_COMPRESSED section is decoded on the first call (ELFCOMPRESS_ZLIB
  * with zlib, ELFCOMPRESS_ZSTD with libzstd) into a buffer of exactly
