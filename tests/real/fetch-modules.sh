@@ -37,7 +37,8 @@
 # 12 on arm64 in $cache/apt, else in $cache/apt-RELEASE-ARCH), so the host's
 # apt state is not touched.  When the archive answers 404 for the newest
 # package (a pool file not there yet, or gone), the next older version of the
-# same series is taken, and so on for up to 3 tries.
+# same series is taken, and so on for up to 10 tries (Debian 13's s390x
+# image answered 404 for its three newest 6.12 versions once).
 # Everything is cached outside the source tree, in $ELFPLT_CACHE (default
 # /var/cache/elfplt when writable, else ~/.cache/elfplt), and reused; a copy
 # is made once, in a temporary directory renamed into place when complete.
@@ -223,7 +224,7 @@ candidates >"$state/candidates"
 [ "$form" != list ] || { cat "$state/candidates"; exit 0; }
 
 # The newest package already extracted or downloaded, else the first that
-# downloads; a 404 moves on to the next older version, 3 tries at most.
+# downloads; a 404 moves on to the next older version, 10 tries at most.
 tries=0 release=
 while read -r pkg version; do
 	release=${pkg#linux-image-}
@@ -233,7 +234,7 @@ while read -r pkg version; do
 	deb=$(cached_deb "$pkg")
 	if [ -z "$deb" ]; then
 		tries=$((tries + 1))
-		if [ "$tries" -gt 3 ]; then
+		if [ "$tries" -gt 10 ]; then
 			release=
 			break
 		fi
