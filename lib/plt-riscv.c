@@ -748,8 +748,11 @@ static void settle(struct ep_plt_result *res, struct rv_scan *sc, bool is64)
 		if (!d->sections)
 			res->secs[i].slots = res->secs[i].slots_minimal = 0;
 	}
-	if (!d->sections)
+	if (!d->sections) {
+		/* module-sections.o is not built: nothing counts. */
+		d->count_plt = d->count_got = 0;
 		return;
+	}
 	res->sort.applies = true;
 	plt->reserved = d->count_plt;
 	got->reserved = d->count_got;
