@@ -892,9 +892,9 @@ static void riscv_print_rules(FILE *out, const struct ep_plt_result *res)
 static void print_reach(FILE *out, const struct rv_reach *r)
 {
 	fprintf(out,
-		"  outside the module: %" PRIu64 " CALL_PLT, %" PRIu64 " PLT32, %" PRIu64
-		" CALL, %" PRIu64 " PCREL_HI20, %" PRIu64 " unchecked JAL/BRANCH/RVC; %" PRIu64
-		" %s on the ±2 GiB reach, not a slot\n",
+		"  outside the module: CALL_PLT %" PRIu64 ", PLT32 %" PRIu64 ", CALL %" PRIu64
+		", PCREL_HI20 %" PRIu64 ", unchecked JAL/BRANCH/RVC %" PRIu64 "\n"
+		"  %" PRIu64 " %s on the ±2 GiB reach, not a slot\n",
 		r->call_plt, r->plt32, r->call, r->pcrel_hi20, r->short_unchecked, r->on_reach,
 		ep_plural(r->on_reach, "branch relies", "branches rely"));
 }
@@ -946,8 +946,8 @@ static void riscv_print_totals(FILE *out, const struct ep_plt_totals *t, unsigne
 		t->detail[SUM_NO_SECTIONS], p->reserved, p->minimum, g->reserved, g->minimum,
 		b.reserved, b.minimum);
 	fprintf(out,
-		"  outside the module: %" PRIu64 " CALL_PLT, %" PRIu64 " PLT32, %" PRIu64
-		" CALL, %" PRIu64 " PCREL_HI20, %" PRIu64 " unchecked; %" PRIu64
+		"  outside the module: CALL_PLT %" PRIu64 ", PLT32 %" PRIu64 ", CALL %" PRIu64
+		", PCREL_HI20 %" PRIu64 ", unchecked %" PRIu64 "\n  %" PRIu64
 		" branches rely on reach, not a slot\n",
 		t->detail[SUM_CALL_PLT], t->detail[SUM_PLT32], t->detail[SUM_CALL],
 		t->detail[SUM_PCREL], t->detail[SUM_SHORT], t->detail[SUM_ON_REACH]);
