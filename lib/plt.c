@@ -13,19 +13,25 @@
 #include "lib/plt.h"
 #include "lib/report.h"
 
-/* The registry: one line per model, in the order automatic choice tries them. */
+/*
+ * The registry: one line per model, in the order automatic choice tries
+ * them: the kernel loaders (each for its e_machine's modules), then the
+ * objects and linked files.
+ */
 extern const struct ep_plt_model ep_plt_model_arm64_module;
+extern const struct ep_plt_model ep_plt_model_loongarch_module;
 extern const struct ep_plt_model ep_plt_model_s390;
+extern const struct ep_plt_model ep_plt_model_riscv_module;
 extern const struct ep_plt_model ep_plt_model_object;
 extern const struct ep_plt_model ep_plt_model_linked;
-extern const struct ep_plt_model ep_plt_model_loongarch_module;
 
 const struct ep_plt_model *const ep_plt_models[] = {
 	&ep_plt_model_arm64_module,
+	&ep_plt_model_loongarch_module,
 	&ep_plt_model_s390,
+	&ep_plt_model_riscv_module,
 	&ep_plt_model_object,
 	&ep_plt_model_linked,
-	&ep_plt_model_loongarch_module,
 	NULL,
 };
 
