@@ -776,26 +776,26 @@ static void plt_error(const char *path, const struct ep_error *err, void *ctx)
 
 static void plt_usage(FILE *f)
 {
+	size_t i;
+
 	fputs("usage: elfplt plt [--kernel=auto|VERSION] [--kaslr=on|off] "
 	      "[--erratum-843419=on|off]\n"
 	      "                  [--model=NAME] [--timing[=REPS]] [--summary] [--top N]\n"
 	      "                  [-j N] [-q]\n"
 	      "                  [--max-size=BYTES] [--format=text|json] [-o FILE] [PATH...]\n"
 	      "PLT slots, GOT entries and stubs per section as each file's loader or linker\n"
-	      "reserves them (the arm64 module loader of the module's own kernel, Linux\n"
-	      "module-plts.c v5.8 to v7.2; linked files; relocatable objects), the true\n"
-	      "minimum, and the sorting the loader does.\n"
+	      "reserves them (a kernel module's: the loader of the module's own kernel), the\n"
+	      "true minimum, and the sorting the loader does.\n"
 	      "With no PATH, the running kernel's modules in /lib/modules/$(uname -r).\n\n"
 	      "  --kernel=auto|VERSION    the loader of which kernel (default auto: each\n"
-	      "                           module's vermagic, else 6.1); VERSION 5.8 or later\n"
-	      "  --kaslr=on|off           CONFIG_RANDOMIZE_BASE (default on; no effect from 6.7)\n"
-	      "  --erratum-843419=on|off  Cortex-A53 erratum 843419 workaround (default on)\n"
-	      "  --model=NAME             ",
-	      f);
-	fputs(ep_plt_model_names(), f);
-	fputs(" instead of by e_type\n"
-	      "  --timing[=REPS]          time full sort vs partition + sort (median of REPS,\n"
-	      "                           default 9)\n"
+	      "                           module's vermagic, else the model's default);\n"
+	      "                           VERSION 5.8 or later\n"
+	      "  --kaslr=on|off           arm64: CONFIG_RANDOMIZE_BASE (default on; no effect\n"
+	      "                           from 6.7)\n"
+	      "  --erratum-843419=on|off  arm64: Cortex-A53 erratum 843419 workaround (default on)\n"
+	      "  --model=NAME             one of the models below, instead of by e_type\n"
+	      "  --timing[=REPS]          time the loader's sort against sorting only what\n"
+	      "                           needs a slot (median of REPS, default 9)\n"
 	      "  --summary                a table per model, one line per file, and the totals\n"
 	      "                           instead of each file's details\n"
 	      "  --top N                  list the N files that reserve the most slots (text:\n"
@@ -808,8 +808,11 @@ static void plt_usage(FILE *f)
 	      "  --format=text|json       output for people (default) or machines (elfplt-plt/2)\n"
 	      "  --json                   same as --format=json\n"
 	      "  -o, --output FILE        write the report to FILE\n"
-	      "See 'elfplt help plt' for the whole manual.\n",
+	      "models, in the order they are tried:\n",
 	      f);
+	for (i = 0; ep_plt_models[i]; i++)
+		fprintf(f, "  %-18s %s\n", ep_plt_models[i]->name, ep_plt_models[i]->source);
+	fputs("See 'elfplt help plt' for the whole manual.\n", f);
 }
 
 static int parse_onoff(const char *cmd, const char *opt, const char *arg, bool *v)

@@ -27,9 +27,9 @@ check "files analysed (riscv included)" 4 "$(jqr "$j" .totals.files)"
 check "files_failed (the junk file)" 1 "$(jqr "$j" .totals.files_failed)"
 check "no 'failed' key any more" null "$(jqr "$j" .totals.failed)"
 check "not_covered (riscv)" 1 "$(jqr "$j" .totals.not_covered)"
-# Every registered model, in registry order, as --help's --model line lists them.
-models=$("$ELFPLT" plt --help | sed -n 's/^ *--model=NAME *//p' | sed 's/ instead of.*//' |
-	sed 's/,* or /, /; s/,//g')
+# Every registered model, in registry order, as --help lists them.
+models=$("$ELFPLT" plt --help | sed -n '/^models, in the order/,/^See /p' |
+	sed -n 's/^  \([a-z0-9-]*\) .*/\1/p' | tr '\n' ' ' | sed 's/ $//')
 check "by_model lists every model, in order" "$models" \
 	"$(jqr "$j" '[.totals.by_model[].model] | join(" ")')"
 
