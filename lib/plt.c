@@ -17,9 +17,11 @@
 extern const struct ep_plt_model ep_plt_model_arm64_module;
 extern const struct ep_plt_model ep_plt_model_object;
 extern const struct ep_plt_model ep_plt_model_linked;
+extern const struct ep_plt_model ep_plt_model_powerpc64_module;
 
 const struct ep_plt_model *const ep_plt_models[] = {
 	&ep_plt_model_arm64_module,
+	&ep_plt_model_powerpc64_module,
 	&ep_plt_model_object,
 	&ep_plt_model_linked,
 	NULL,
