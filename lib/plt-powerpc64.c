@@ -557,7 +557,7 @@ static uint64_t module_minimum(struct pairs *need)
 
 /* The sections the loader looks for by name or type. */
 struct frob_sections {
-	size_t stubs, symtab, pfe, rel_applied;
+	size_t stubs, symtab, pfe;
 };
 
 static void find_sections(const struct ep_image *img, struct frob_sections *f)
@@ -574,13 +574,13 @@ static void find_sections(const struct ep_image *img, struct frob_sections *f)
 			f->symtab = i;
 		if (!f->pfe && strcmp(name, "__patchable_function_entries") == 0)
 			f->pfe = i; /* get_stubs_size(): the first one */
-		if (!f->rel_applied && img->sections[i].shdr.sh_type == SHT_REL &&
-		    applied_section(img, i))
-			f->rel_applied = i;
 	}
 }
 
-/* The rejections before any relocation is applied, in load_module()'s order; or NULL. */
+/*
+ * The rejections before any relocation is applied, in load_module()'s order;
+ * or NULL.  apply_relocations()' come later (ppc64_analyse(), count_one()).
+ */
 static const char *early_rejects(const struct ep_image *img, const struct frob_sections *f,
 				 struct ppc64_detail *d)
 {
@@ -597,12 +597,6 @@ static const char *early_rejects(const struct ep_image *img, const struct frob_s
 		return "module has no symbols (stripped?)";
 	if (!f->stubs)
 		return "doesn't contain .stubs.";
-	if (f->rel_applied) {
-		snprintf(d->reject, sizeof(d->reject),
-			 "REL relocation unsupported (section %zu %s)", f->rel_applied,
-			 img->sections[f->rel_applied].name);
-		return d->reject;
-	}
 	return NULL;
 }
 
@@ -655,8 +649,19 @@ static int ppc64_analyse(struct ep_image *img, struct ep_plt_result *res, struct
 		if (!shndx)
 			return rc;
 	}
-	/* get_stubs_size() sorts and counts every SHT_RELA section. */
+	/*
+	 * get_stubs_size() sorts and counts every SHT_RELA section; later
+	 * apply_relocations() fails on the first applied section, in index
+	 * order, that is SHT_REL or holds a type it does not know.
+	 */
 	for (i = 1; f.symtab && i < img->shnum; i++) {
+		if (img->sections[i].shdr.sh_type == SHT_REL && applied_section(img, i) &&
+		    !res->rejects) {
+			snprintf(d->reject, sizeof(d->reject),
+				 "REL relocation unsupported (section %zu %s)", i,
+				 img->sections[i].name);
+			res->rejects = d->reject;
+		}
 		if (img->sections[i].shdr.sh_type != SHT_RELA)
 			continue;
 		rc = count_one(img, i, shndx, nsyms, &need, res, err);
