@@ -105,7 +105,9 @@ grep -q "the kernel rejects this module: doesn't contain .stubs." "$T/text" ||
 
 # --timing fills both medians; the text names over-allocation in one line.
 "$ELFPLT" plt --json --timing=3 "$basic" >"$j" || fail "--timing exited $?"
-check "timing measured" true "$(jqr "$j" '.files[0].sort.timing | .full_ns > 0 and .partitioned_ns > 0')"
+check "timing measured" true \
+	"$(jqr "$j" '.files[0].sort.timing | .full_ns > 0 and .partitioned_ns > 0')"
 "$ELFPLT" plt "$basic" >"$T/text" || fail "text exited $?"
-check "text over-allocation line" 1 "$(grep -c '^  over-allocation: sentinel 1, per-section 2, local 3, addend 1$' "$T/text")"
+check "text over-allocation line" 1 \
+	"$(grep -c '^  over-allocation: sentinel 1, per-section 2, local 3, addend 1$' "$T/text")"
 done_testing
