@@ -611,7 +611,8 @@ static void size_stubs(const struct ep_image *img, const struct frob_sections *f
 	stub->reserved = d->counted + d->rules.sentinel;
 	stub->minimum = minimum;
 	if (d->rules.ool && f->pfe) {
-		d->ool_entries = img->sections[f->pfe].shdr.sh_size / PPC64_PFE_BYTES;
+		/* ool_stub_count is an unsigned int in struct mod_arch_specific. */
+		d->ool_entries = (uint32_t)(img->sections[f->pfe].shdr.sh_size / PPC64_PFE_BYTES);
 		d->ool_stubs = (d->ool_entries * PPC64_OOL_STUB_BYTES + PPC64_STUB_BYTES - 1) /
 			       PPC64_STUB_BYTES;
 	}
