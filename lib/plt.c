@@ -22,6 +22,7 @@ extern const struct ep_plt_model ep_plt_model_arm64_module;
 extern const struct ep_plt_model ep_plt_model_loongarch_module;
 extern const struct ep_plt_model ep_plt_model_s390;
 extern const struct ep_plt_model ep_plt_model_riscv_module;
+extern const struct ep_plt_model ep_plt_model_powerpc64_module;
 extern const struct ep_plt_model ep_plt_model_object;
 extern const struct ep_plt_model ep_plt_model_linked;
 
@@ -30,6 +31,7 @@ const struct ep_plt_model *const ep_plt_models[] = {
 	&ep_plt_model_loongarch_module,
 	&ep_plt_model_s390,
 	&ep_plt_model_riscv_module,
+	&ep_plt_model_powerpc64_module,
 	&ep_plt_model_object,
 	&ep_plt_model_linked,
 	NULL,

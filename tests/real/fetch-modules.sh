@@ -149,6 +149,7 @@ update_lists() {
 		if apt-get $APT -qq update >"$state/update.log" 2>&1 &&
 			[ -n "$(find "$state/lists" -name '*_Packages*' | head -n 1)" ]; then
 			touch "$stamp"
+			rm -f "$state/404" # new lists: every version may be there now
 		elif [ ! -f "$stamp" ]; then
 			skip "apt-get update for $suite $arch failed: $(tail -n 1 "$state/update.log")"
 		fi
@@ -231,6 +232,13 @@ while read -r pkg version; do
 	release=${release#linux-modules-}
 	release=${release%-unsigned}
 	[ -f "$cache/modules/$release/.complete" ] && break
+	# A version that answered 404 since the lists were fetched is not asked
+	# for again: a mirror short of the newest pool files would otherwise
+	# cost every run the same failed downloads, and its tries.
+	if grep -qxF "$pkg $version" "$state/404" 2>/dev/null; then
+		release=
+		continue
+	fi
 	deb=$(cached_deb "$pkg")
 	if [ -z "$deb" ]; then
 		tries=$((tries + 1))
@@ -239,6 +247,7 @@ while read -r pkg version; do
 			break
 		fi
 		if ! fetch "$pkg" "$version"; then
+			echo "$pkg $version" >>"$state/404"
 			echo "fetch-modules: $pkg $version: 404 from the archive, trying an older one" >&2
 			release=
 			continue
