@@ -15,11 +15,13 @@
 
 /* The registry: one line per model, in the order automatic choice tries them. */
 extern const struct ep_plt_model ep_plt_model_arm64_module;
+extern const struct ep_plt_model ep_plt_model_arm_module;
 extern const struct ep_plt_model ep_plt_model_object;
 extern const struct ep_plt_model ep_plt_model_linked;
 
 const struct ep_plt_model *const ep_plt_models[] = {
 	&ep_plt_model_arm64_module,
+	&ep_plt_model_arm_module,
 	&ep_plt_model_object,
 	&ep_plt_model_linked,
 	NULL,
