@@ -19,19 +19,21 @@
  * objects and linked files.
  */
 extern const struct ep_plt_model ep_plt_model_arm64_module;
+extern const struct ep_plt_model ep_plt_model_arm_module;
 extern const struct ep_plt_model ep_plt_model_loongarch_module;
-extern const struct ep_plt_model ep_plt_model_s390;
-extern const struct ep_plt_model ep_plt_model_riscv_module;
 extern const struct ep_plt_model ep_plt_model_powerpc64_module;
+extern const struct ep_plt_model ep_plt_model_riscv_module;
+extern const struct ep_plt_model ep_plt_model_s390;
 extern const struct ep_plt_model ep_plt_model_object;
 extern const struct ep_plt_model ep_plt_model_linked;
 
 const struct ep_plt_model *const ep_plt_models[] = {
 	&ep_plt_model_arm64_module,
+	&ep_plt_model_arm_module,
 	&ep_plt_model_loongarch_module,
-	&ep_plt_model_s390,
-	&ep_plt_model_riscv_module,
 	&ep_plt_model_powerpc64_module,
+	&ep_plt_model_riscv_module,
+	&ep_plt_model_s390,
 	&ep_plt_model_object,
 	&ep_plt_model_linked,
 	NULL,

@@ -16,6 +16,8 @@ riscv=$(fixture plt-riscv)
 printf 'not an ELF file\n' >"$T/junk"
 j=$T/out.json
 
+# bym(MODEL) in jq: the totals.by_model[] entry of MODEL.
+BYM='def bym($m): .totals.by_model[] | select(.model == $m); '
 # by MODEL KEY: one key of the totals.by_model[] entry of MODEL.
 by() {
 	jqr "$j" ".totals.by_model[] | select(.model == \"$1\") | .$2"
