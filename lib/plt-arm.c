@@ -101,8 +101,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "lib/plt-kernel.h"
 #include "lib/plt.h"
 #include "lib/report.h"
 
@@ -510,21 +510,6 @@ static enum ep_plt_group target_group(const char *tname, const struct arm_rules 
 	return EP_PLT_CORE;
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /*
  * --timing: the loader's sort of all n entries against a sort of only the
  * slot-needing ones (need[] marks them), reps runs each on scratch copies of
@@ -551,19 +536,17 @@ static int time_section(const struct kernel_rel *orig, size_t n, const bool *nee
 		uint64_t t0;
 
 		memcpy(work, orig, n * sizeof(*work));
-		t0 = now_ns();
+		t0 = ep_plt_now_ns();
 		kernel_sort(work, n, rules);
-		full[k] = now_ns() - t0;
+		full[k] = ep_plt_now_ns() - t0;
 		for (i = 0; i < m; i++)
 			work[i] = needed[i];
-		t0 = now_ns();
+		t0 = ep_plt_now_ns();
 		kernel_sort(work, m, rules);
-		part[k] = now_ns() - t0;
+		part[k] = ep_plt_now_ns() - t0;
 	}
-	qsort(full, reps, sizeof(*full), cmp_u64);
-	qsort(part, reps, sizeof(*part), cmp_u64);
-	*full_ns = full[reps / 2];
-	*part_ns = part[reps / 2];
+	*full_ns = ep_plt_median_ns(full, reps);
+	*part_ns = ep_plt_median_ns(part, reps);
 	rc = 0;
 out:
 	free(work);

@@ -93,9 +93,9 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "lib/plt-arm64-module.h"
+#include "lib/plt-kernel.h"
 #include "lib/plt.h"
 #include "lib/report.h"
 
@@ -378,15 +378,10 @@ int ep_arm64_count_section(struct ep_rel *r, size_t n, const uint32_t *st_shndx,
 
 /* ---- --timing: the two methods on scratch copies -------------------------- */
 
-/* The kernel's Elf64_Rela, so the sorts move as many bytes as the kernel's. */
-struct kernel_rela {
-	uint64_t r_offset;
-	uint64_t r_info;
-	int64_t r_addend;
-};
-
-static int cmp_kernel_rela(const struct kernel_rela *x, const struct kernel_rela *y)
+/* cmp_rela(): r_type, then r_sym, then r_addend. */
+static int cmp_kernel_rela(const void *a, const void *b)
 {
+	const struct ep_kernel_rela *x = a, *y = b;
 	int i = cmp3(x->r_info & 0xffffffff, y->r_info & 0xffffffff);
 
 	if (i == 0)
@@ -396,42 +391,13 @@ static int cmp_kernel_rela(const struct kernel_rela *x, const struct kernel_rela
 	return i;
 }
 
-/* A heapsort, as the kernel's lib/sort.c sort() is. */
-static void heapsort_rela(struct kernel_rela *a, size_t n)
-{
-	size_t start, end, root, child;
-	struct kernel_rela t;
-
-	if (n < 2)
-		return;
-	for (start = n / 2; start-- > 0;) {
-		for (root = start; (child = 2 * root + 1) < n; root = child) {
-			if (child + 1 < n && cmp_kernel_rela(&a[child], &a[child + 1]) < 0)
-				child++;
-			if (cmp_kernel_rela(&a[root], &a[child]) >= 0)
-				break;
-			t = a[root], a[root] = a[child], a[child] = t;
-		}
-	}
-	for (end = n - 1; end > 0; end--) {
-		t = a[0], a[0] = a[end], a[end] = t;
-		for (root = 0; (child = 2 * root + 1) < end; root = child) {
-			if (child + 1 < end && cmp_kernel_rela(&a[child], &a[child + 1]) < 0)
-				child++;
-			if (cmp_kernel_rela(&a[root], &a[child]) >= 0)
-				break;
-			t = a[root], a[root] = a[child], a[child] = t;
-		}
-	}
-}
-
-static bool kr_needs_plt(const struct kernel_rela *r, const uint32_t *st_shndx, uint32_t dstidx)
+static bool kr_needs_plt(const struct ep_kernel_rela *r, const uint32_t *st_shndx, uint32_t dstidx)
 {
 	return needs_plt((uint32_t)(r->r_info & 0xffffffff), (uint32_t)(r->r_info >> 32), st_shndx,
 			 dstidx);
 }
 
-static size_t partition_kernel_rela(struct kernel_rela *r, size_t n, const uint32_t *st_shndx,
+static size_t partition_kernel_rela(struct ep_kernel_rela *r, size_t n, const uint32_t *st_shndx,
 				    uint32_t dstidx)
 {
 	ptrdiff_t i = 0, j = (ptrdiff_t)n - 1;
@@ -440,7 +406,7 @@ static size_t partition_kernel_rela(struct kernel_rela *r, size_t n, const uint3
 		if (kr_needs_plt(&r[i], st_shndx, dstidx)) {
 			i++;
 		} else if (kr_needs_plt(&r[j], st_shndx, dstidx)) {
-			struct kernel_rela t = r[i];
+			struct ep_kernel_rela t = r[i];
 
 			r[i] = r[j];
 			r[j] = t;
@@ -451,27 +417,14 @@ static size_t partition_kernel_rela(struct kernel_rela *r, size_t n, const uint3
 	return (size_t)i;
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	return cmp3(*(const uint64_t *)a, *(const uint64_t *)b);
-}
-
 int ep_arm64_time_section(const struct ep_rel *r, size_t n, const uint32_t *st_shndx,
 			  uint32_t dstidx, bool kaslr, unsigned int reps, uint64_t *full_ns,
 			  uint64_t *partitioned_ns)
 {
-	struct kernel_rela *orig, *work;
+	struct ep_kernel_rela *orig, *work;
 	uint64_t *full, *part, t0;
 	unsigned int k;
-	size_t i, nents;
+	size_t nents;
 	int rc = -EP_ENOMEM;
 
 	*full_ns = *partitioned_ns = 0;
@@ -483,28 +436,22 @@ int ep_arm64_time_section(const struct ep_rel *r, size_t n, const uint32_t *st_s
 	part = calloc(reps, sizeof(*part));
 	if (!orig || !work || !full || !part)
 		goto out;
-	for (i = 0; i < n; i++) {
-		orig[i].r_offset = r[i].r_offset;
-		orig[i].r_info = (uint64_t)r[i].r_sym << 32 | r[i].r_type;
-		orig[i].r_addend = r[i].r_addend;
-	}
+	ep_kernel_rela_from(orig, r, n);
 	for (k = 0; k < reps; k++) {
 		memcpy(work, orig, n * sizeof(*work));
-		t0 = now_ns();
-		heapsort_rela(work, n);
-		full[k] = now_ns() - t0;
+		t0 = ep_plt_now_ns();
+		ep_kernel_sort(work, n, sizeof(*work), cmp_kernel_rela);
+		full[k] = ep_plt_now_ns() - t0;
 
 		memcpy(work, orig, n * sizeof(*work));
-		t0 = now_ns();
+		t0 = ep_plt_now_ns();
 		nents = kaslr ? partition_kernel_rela(work, n, st_shndx, dstidx) : 0;
 		if (nents)
-			heapsort_rela(work, nents);
-		part[k] = now_ns() - t0;
+			ep_kernel_sort(work, nents, sizeof(*work), cmp_kernel_rela);
+		part[k] = ep_plt_now_ns() - t0;
 	}
-	qsort(full, reps, sizeof(*full), cmp_u64);
-	qsort(part, reps, sizeof(*part), cmp_u64);
-	*full_ns = full[reps / 2];
-	*partitioned_ns = part[reps / 2];
+	*full_ns = ep_plt_median_ns(full, reps);
+	*partitioned_ns = ep_plt_median_ns(part, reps);
 	rc = 0;
 out:
 	free(orig);
@@ -549,30 +496,6 @@ static const char *arm64_check(const struct ep_image *img, bool forced)
 	if (!forced && !ep_image_is_kernel_module(img))
 		return "not a kernel module (no .modinfo and .gnu.linkonce.this_module)";
 	return NULL;
-}
-
-/* The raw st_shndx of every symbol of the kernel's symtab, or NULL. */
-static uint32_t *symbol_shndx(struct ep_image *img, size_t symidx, size_t *nsyms,
-			      struct ep_error *err, int *rc)
-{
-	struct ep_symtab st;
-	uint32_t *v;
-	size_t i;
-
-	*rc = ep_symtab_open(img, symidx, &st, err);
-	if (*rc)
-		return NULL;
-	v = malloc((st.count ? st.count : 1) * sizeof(*v));
-	if (!v) {
-		*rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory for %zu symbols", img->path,
-				   st.count);
-		return NULL;
-	}
-	/* ELFCLASS64 only (arm64_check()); elf_getdata() gave host byte order. */
-	for (i = 0; i < st.count; i++)
-		v[i] = ((const Elf64_Sym *)st.data->d_buf)[i].st_shndx;
-	*nsyms = st.count;
-	return v;
 }
 
 /*
@@ -795,7 +718,7 @@ static int arm64_analyse(struct ep_image *img, struct ep_plt_result *res, struct
 		res->rejects = finalize_rejects(img, &d->rules);
 	/* Without a symbol table there is nothing the loader could count. */
 	if (f.symidx) {
-		shndx = symbol_shndx(img, f.symidx, &nsyms, err, &rc);
+		shndx = ep_plt_symbol_shndx64(img, f.symidx, &nsyms, err, &rc);
 		if (!shndx)
 			return rc;
 	}

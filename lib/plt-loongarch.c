@@ -87,8 +87,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "lib/plt-kernel.h"
 #include "lib/plt.h"
 #include "lib/report.h"
 
@@ -407,52 +407,18 @@ static int count_section(const struct ep_rel *r, size_t n, const struct la_syms 
 
 /* ---- --timing: the loader's way and the partitioned way, on copies --------- */
 
-struct kernel_rela {
-	uint64_t r_offset;
-	uint64_t r_info;
-	int64_t r_addend;
-};
-
 /* compare_rela(): r_info, then r_addend (signed). */
-static int cmp_kernel_rela(const struct kernel_rela *x, const struct kernel_rela *y)
+static int cmp_kernel_rela(const void *a, const void *b)
 {
+	const struct ep_kernel_rela *x = a, *y = b;
+
 	if (x->r_info != y->r_info)
 		return x->r_info < y->r_info ? -1 : 1;
 	return x->r_addend < y->r_addend ? -1 : x->r_addend > y->r_addend;
 }
 
-static void sift_down(struct kernel_rela *a, size_t root, size_t n)
-{
-	size_t child;
-	struct kernel_rela t;
-
-	for (; (child = 2 * root + 1) < n; root = child) {
-		if (child + 1 < n && cmp_kernel_rela(&a[child], &a[child + 1]) < 0)
-			child++;
-		if (cmp_kernel_rela(&a[root], &a[child]) >= 0)
-			break;
-		t = a[root], a[root] = a[child], a[child] = t;
-	}
-}
-
-/* A heapsort, as the kernel's lib/sort.c sort() is. */
-static void heapsort_rela(struct kernel_rela *a, size_t n)
-{
-	size_t i;
-	struct kernel_rela t;
-
-	if (n < 2)
-		return;
-	for (i = n / 2; i-- > 0;)
-		sift_down(a, i, n);
-	for (i = n - 1; i > 0; i--) {
-		t = a[0], a[0] = a[i], a[i] = t;
-		sift_down(a, 0, i);
-	}
-}
-
 /* The counting loop after the sort: returns the slots, so it is not optimised away. */
-static uint64_t count_sorted(const struct kernel_rela *a, size_t n, const struct la_rules *r)
+static uint64_t count_sorted(const struct ep_kernel_rela *a, size_t n, const struct la_rules *r)
 {
 	uint64_t slots = 0;
 	size_t i;
@@ -465,7 +431,7 @@ static uint64_t count_sorted(const struct kernel_rela *a, size_t n, const struct
 }
 
 /* count_max_entries() before 63dbd8fb2af3: duplicate_rela() for each counted entry. */
-static uint64_t count_scan(const struct kernel_rela *a, size_t n, const struct la_rules *r)
+static uint64_t count_scan(const struct ep_kernel_rela *a, size_t n, const struct la_rules *r)
 {
 	uint64_t slots = 0;
 	size_t i, j;
@@ -481,10 +447,10 @@ static uint64_t count_scan(const struct kernel_rela *a, size_t n, const struct l
 	return slots;
 }
 
-static size_t partition_counted(struct kernel_rela *a, size_t n, const struct la_rules *r)
+static size_t partition_counted(struct ep_kernel_rela *a, size_t n, const struct la_rules *r)
 {
 	size_t i, m = 0;
-	struct kernel_rela t;
+	struct ep_kernel_rela t;
 
 	for (i = 0; i < n; i++)
 		if (counted_kind((uint32_t)a[i].r_info, r) >= 0) {
@@ -492,21 +458,6 @@ static size_t partition_counted(struct kernel_rela *a, size_t n, const struct la
 			m++;
 		}
 	return m;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 /* A sink for the timed counts. */
@@ -521,41 +472,36 @@ static volatile uint64_t timing_sink;
 static int time_section(const struct ep_rel *r, size_t n, const struct la_rules *rules,
 			unsigned int reps, uint64_t *full_ns, uint64_t *part_ns)
 {
-	struct kernel_rela *orig = malloc((n ? n : 1) * sizeof(*orig));
-	struct kernel_rela *work = malloc((n ? n : 1) * sizeof(*work));
+	struct ep_kernel_rela *orig = malloc((n ? n : 1) * sizeof(*orig));
+	struct ep_kernel_rela *work = malloc((n ? n : 1) * sizeof(*work));
 	uint64_t *full = calloc(reps, sizeof(*full)), *part = calloc(reps, sizeof(*part)), t0;
 	unsigned int k;
-	size_t i, m;
+	size_t m;
 	int rc = -EP_ENOMEM;
 
 	if (!orig || !work || !full || !part)
 		goto out;
-	for (i = 0; i < n; i++)
-		orig[i] = (struct kernel_rela){ r[i].r_offset,
-						(uint64_t)r[i].r_sym << 32 | r[i].r_type,
-						r[i].r_addend };
+	ep_kernel_rela_from(orig, r, n);
 	for (k = 0; k < reps; k++) {
 		memcpy(work, orig, n * sizeof(*work));
-		t0 = now_ns();
+		t0 = ep_plt_now_ns();
 		if (rules->sort) {
-			heapsort_rela(work, n);
+			ep_kernel_sort(work, n, sizeof(*work), cmp_kernel_rela);
 			timing_sink += count_sorted(work, n, rules);
 		} else {
 			timing_sink += count_scan(work, n, rules);
 		}
-		full[k] = now_ns() - t0;
+		full[k] = ep_plt_now_ns() - t0;
 
 		memcpy(work, orig, n * sizeof(*work));
-		t0 = now_ns();
+		t0 = ep_plt_now_ns();
 		m = partition_counted(work, n, rules);
-		heapsort_rela(work, m);
+		ep_kernel_sort(work, m, sizeof(*work), cmp_kernel_rela);
 		timing_sink += count_sorted(work, m, rules);
-		part[k] = now_ns() - t0;
+		part[k] = ep_plt_now_ns() - t0;
 	}
-	qsort(full, reps, sizeof(*full), cmp_u64);
-	qsort(part, reps, sizeof(*part), cmp_u64);
-	*full_ns = full[reps / 2];
-	*part_ns = part[reps / 2];
+	*full_ns = ep_plt_median_ns(full, reps);
+	*part_ns = ep_plt_median_ns(part, reps);
 	rc = 0;
 out:
 	free(orig);

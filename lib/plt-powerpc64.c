@@ -85,8 +85,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "lib/plt-kernel.h"
 #include "lib/plt.h"
 #include "lib/reloc.h"
 #include "lib/report.h"
@@ -157,17 +157,10 @@ enum {
 	SUM_REL24,
 };
 
-/* The kernel's Elf64_Rela, so the sorts move as many bytes as the kernel's. */
-struct kernel_rela {
-	uint64_t r_offset;
-	uint64_t r_info; /* symbol << 32 | type */
-	int64_t r_addend;
-};
-
 /* relacmp(): r_info, then r_addend, with the arguments swapped (descending). */
 static int relacmp(const void *a, const void *b)
 {
-	const struct kernel_rela *x = b, *y = a;
+	const struct ep_kernel_rela *x = b, *y = a;
 
 	if (x->r_info != y->r_info)
 		return x->r_info < y->r_info ? -1 : 1;
@@ -176,64 +169,20 @@ static int relacmp(const void *a, const void *b)
 	return 0;
 }
 
-static void swap_rela(struct kernel_rela *a, struct kernel_rela *b)
+static void swap_rela(struct ep_kernel_rela *a, struct ep_kernel_rela *b)
 {
-	struct kernel_rela t = *a;
+	struct ep_kernel_rela t = *a;
 
 	*a = *b;
 	*b = t;
 }
 
-/*
- * A bottom-up heapsort in the manner of lib/sort.c's sort_r(): build the
- * heap, then take the largest element out each round; each sift finds the
- * path of larger children to a leaf (one compare a level), then climbs back
- * to where the element belongs.  The compare goes through a pointer, as the
- * kernel's does, so --timing measures the same kind of work.
- */
-static void heapsort_rela(struct kernel_rela *v, size_t n, int (*cmp)(const void *, const void *))
-{
-	size_t start, end;
-
-	if (n < 2)
-		return;
-	start = n / 2;
-	end = n;
-	for (;;) {
-		size_t a, b, c;
-
-		if (start) {
-			a = --start;
-		} else if (end > 1) {
-			swap_rela(&v[0], &v[--end]);
-			a = 0;
-		} else {
-			break;
-		}
-		/* The path of larger children from a to a leaf below end. */
-		b = a;
-		while ((c = 2 * b + 1) < end)
-			b = (c + 1 < end && cmp(&v[c], &v[c + 1]) < 0) ? c + 1 : c;
-		/* Climb back to the first place not smaller than v[a]. */
-		while (b != a && cmp(&v[a], &v[b]) >= 0)
-			b = (b - 1) / 2;
-		/*
-		 * Rotate v[a] into b, each element on the path one level up:
-		 * swap each ancestor of b, from the nearest up to a, with v[b].
-		 */
-		for (c = b; c != a;) {
-			c = (c - 1) / 2;
-			swap_rela(&v[c], &v[b]);
-		}
-	}
-}
-
-static uint32_t rela_type(const struct kernel_rela *r)
+static uint32_t rela_type(const struct ep_kernel_rela *r)
 {
 	return (uint32_t)(r->r_info & 0xffffffffu);
 }
 
-static uint32_t rela_sym(const struct kernel_rela *r)
+static uint32_t rela_sym(const struct ep_kernel_rela *r)
 {
 	return (uint32_t)(r->r_info >> 32);
 }
@@ -243,7 +192,7 @@ static uint32_t rela_sym(const struct kernel_rela *r)
  * pair counted kept as two unsigned ints, the addend compared after
  * promotion to 64 bits, as the C in module_64.c does.
  */
-static uint64_t count_relocs(const struct kernel_rela *r, size_t n)
+static uint64_t count_relocs(const struct ep_kernel_rela *r, size_t n)
 {
 	uint32_t last_sym = 0, last_addend = 0;
 	uint64_t count = 0;
@@ -267,7 +216,7 @@ static bool external(const uint32_t *st_shndx, uint32_t sym)
 	return st_shndx[sym] == SHN_UNDEF || st_shndx[sym] == SHN_LIVEPATCH;
 }
 
-static bool needs_stub(const struct kernel_rela *r, const uint32_t *st_shndx, bool applied)
+static bool needs_stub(const struct ep_kernel_rela *r, const uint32_t *st_shndx, bool applied)
 {
 	return applied && rela_type(r) == R_PPC_REL24 && external(st_shndx, rela_sym(r));
 }
@@ -298,30 +247,15 @@ static bool known_type(uint32_t t)
 
 /* ---- --timing ------------------------------------------------------------ */
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /*
  * Medians over reps runs, on scratch copies of the section in file order:
  * the loader's sort of every entry, and moving the entries that need a stub
  * to the front then sorting only those.
  */
-static int time_section(const struct kernel_rela *orig, size_t n, const uint32_t *st_shndx,
+static int time_section(const struct ep_kernel_rela *orig, size_t n, const uint32_t *st_shndx,
 			bool applied, unsigned int reps, uint64_t *full_ns, uint64_t *part_ns)
 {
-	struct kernel_rela *work = malloc((n ? n : 1) * sizeof(*work));
+	struct ep_kernel_rela *work = malloc((n ? n : 1) * sizeof(*work));
 	uint64_t *full = calloc(reps, sizeof(*full)), *part = calloc(reps, sizeof(*part));
 	unsigned int k;
 	int rc = -EP_ENOMEM;
@@ -333,22 +267,20 @@ static int time_section(const struct kernel_rela *orig, size_t n, const uint32_t
 		uint64_t t0;
 
 		memcpy(work, orig, n * sizeof(*work));
-		t0 = now_ns();
-		heapsort_rela(work, n, relacmp);
-		full[k] = now_ns() - t0;
+		t0 = ep_plt_now_ns();
+		ep_kernel_sort(work, n, sizeof(*work), relacmp);
+		full[k] = ep_plt_now_ns() - t0;
 
 		memcpy(work, orig, n * sizeof(*work));
-		t0 = now_ns();
+		t0 = ep_plt_now_ns();
 		for (i = 0; i < n; i++)
 			if (needs_stub(&work[i], st_shndx, applied))
 				swap_rela(&work[m++], &work[i]);
-		heapsort_rela(work, m, relacmp);
-		part[k] = now_ns() - t0;
+		ep_kernel_sort(work, m, sizeof(*work), relacmp);
+		part[k] = ep_plt_now_ns() - t0;
 	}
-	qsort(full, reps, sizeof(*full), cmp_u64);
-	qsort(part, reps, sizeof(*part), cmp_u64);
-	*full_ns = full[reps / 2];
-	*part_ns = part[reps / 2];
+	*full_ns = ep_plt_median_ns(full, reps);
+	*part_ns = ep_plt_median_ns(part, reps);
 	rc = 0;
 out:
 	free(work);
@@ -375,41 +307,17 @@ static const char *ppc64_check(const struct ep_image *img, bool forced)
 	return NULL;
 }
 
-/* The raw st_shndx of every symbol of symtab symidx, or NULL with *rc set. */
-static uint32_t *symbol_shndx(struct ep_image *img, size_t symidx, size_t *nsyms,
-			      struct ep_error *err, int *rc)
-{
-	struct ep_symtab st;
-	uint32_t *v;
-	size_t i;
-
-	*rc = ep_symtab_open(img, symidx, &st, err);
-	if (*rc)
-		return NULL;
-	v = malloc((st.count ? st.count : 1) * sizeof(*v));
-	if (!v) {
-		*rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory for %zu symbols", img->path,
-				   st.count);
-		return NULL;
-	}
-	/* ELFCLASS64 only (ppc64_check()); elf_getdata() gave host byte order. */
-	for (i = 0; i < st.count; i++)
-		v[i] = ((const Elf64_Sym *)st.data->d_buf)[i].st_shndx;
-	*nsyms = st.count;
-	return v;
-}
-
 /* The pairs that need a stub, from every section, for the module-wide minimum. */
 struct pairs {
-	struct kernel_rela *v;
+	struct ep_kernel_rela *v;
 	size_t n, cap;
 };
 
-static int pairs_add(struct pairs *p, const struct kernel_rela *r)
+static int pairs_add(struct pairs *p, const struct ep_kernel_rela *r)
 {
 	if (p->n == p->cap) {
 		size_t cap = p->cap ? 2 * p->cap : 256;
-		struct kernel_rela *v = realloc(p->v, cap * sizeof(*v));
+		struct ep_kernel_rela *v = realloc(p->v, cap * sizeof(*v));
 
 		if (!v)
 			return -EP_ENOMEM;
@@ -421,10 +329,10 @@ static int pairs_add(struct pairs *p, const struct kernel_rela *r)
 }
 
 /* Distinct (symbol, addend) pairs of sorted v[0..n) that keep(); type is in r_info too. */
-static uint64_t distinct_sorted(const struct kernel_rela *v, size_t n, const uint32_t *st_shndx,
+static uint64_t distinct_sorted(const struct ep_kernel_rela *v, size_t n, const uint32_t *st_shndx,
 				bool applied, bool need_only)
 {
-	const struct kernel_rela *last = NULL;
+	const struct ep_kernel_rela *last = NULL;
 	uint64_t d = 0;
 	size_t i;
 
@@ -441,7 +349,7 @@ static uint64_t distinct_sorted(const struct kernel_rela *v, size_t n, const uin
 }
 
 /* The first entry (in the loader's order) of a type apply_relocate_add() rejects. */
-static void unknown_type(const struct ep_image *img, size_t idx, const struct kernel_rela *v,
+static void unknown_type(const struct ep_image *img, size_t idx, const struct ep_kernel_rela *v,
 			 size_t n, struct ppc64_detail *d, struct ep_plt_result *res)
 {
 	size_t i;
@@ -470,7 +378,7 @@ static int count_one(struct ep_image *img, size_t idx, const uint32_t *shndx, si
 {
 	struct ppc64_detail *d = res->detail;
 	bool applied = applied_section(img, idx);
-	struct kernel_rela *v = NULL;
+	struct ep_kernel_rela *v = NULL;
 	struct ep_plt_section *s;
 	struct ep_rel *r = NULL;
 	struct ep_relsec rs;
@@ -514,7 +422,7 @@ static int count_one(struct ep_image *img, size_t idx, const uint32_t *shndx, si
 			goto out;
 		}
 	}
-	heapsort_rela(v, rs.count, relacmp);
+	ep_kernel_sort(v, rs.count, sizeof(*v), relacmp);
 	for (i = 0; i < rs.count; i++) {
 		if (rela_type(&v[i]) != R_PPC_REL24)
 			continue;
@@ -551,7 +459,7 @@ out:
 /* Module-wide distinct pairs among those that need a stub. */
 static uint64_t module_minimum(struct pairs *need)
 {
-	heapsort_rela(need->v, need->n, relacmp);
+	ep_kernel_sort(need->v, need->n, sizeof(*need->v), relacmp);
 	return distinct_sorted(need->v, need->n, NULL, true, false);
 }
 
@@ -646,7 +554,7 @@ static int ppc64_analyse(struct ep_image *img, struct ep_plt_result *res, struct
 	find_sections(img, &f);
 	res->rejects = early_rejects(img, &f, d);
 	if (f.symtab) {
-		shndx = symbol_shndx(img, f.symtab, &nsyms, err, &rc);
+		shndx = ep_plt_symbol_shndx64(img, f.symtab, &nsyms, err, &rc);
 		if (!shndx)
 			return rc;
 	}

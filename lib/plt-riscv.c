@@ -102,8 +102,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "lib/plt-kernel.h"
 #include "lib/plt.h"
 #include "lib/report.h"
 
@@ -324,46 +324,14 @@ static void count_minimum(struct rv_ent *e, size_t n, bool plt32, struct ep_plt_
 
 /* ---- --timing: the quadratic count and the sorted one ---------------------- */
 
-/* The kernel's Elf64_Rela, so both counts move as many bytes as the kernel's. */
-struct kernel_rela {
-	uint64_t r_offset;
-	uint64_t r_info;
-	int64_t r_addend;
-};
-
-static int cmp_rela(const struct kernel_rela *x, const struct kernel_rela *y)
+/* The v6.16 count's cmp_rela(): r_info, then r_addend. */
+static int cmp_rela(const void *a, const void *b)
 {
+	const struct ep_kernel_rela *x = a, *y = b;
+
 	if (x->r_info != y->r_info)
 		return x->r_info < y->r_info ? -1 : 1;
 	return x->r_addend < y->r_addend ? -1 : x->r_addend > y->r_addend;
-}
-
-static void sift(struct kernel_rela *a, size_t root, size_t n)
-{
-	size_t child;
-	struct kernel_rela t;
-
-	for (; (child = 2 * root + 1) < n; root = child) {
-		if (child + 1 < n && cmp_rela(&a[child], &a[child + 1]) < 0)
-			child++;
-		if (cmp_rela(&a[root], &a[child]) >= 0)
-			break;
-		t = a[root], a[root] = a[child], a[child] = t;
-	}
-}
-
-/* A heapsort, as lib/sort.c's sort() is. */
-static void heapsort_rela(struct kernel_rela *a, size_t n)
-{
-	size_t i;
-	struct kernel_rela t;
-
-	for (i = n / 2; i-- > 0;)
-		sift(a, i, n);
-	for (i = n; i-- > 1;) {
-		t = a[0], a[0] = a[i], a[i] = t;
-		sift(a, 0, i);
-	}
 }
 
 static bool rela_needs_entry(uint64_t r_info)
@@ -374,7 +342,7 @@ static bool rela_needs_entry(uint64_t r_info)
 }
 
 /* The v6.15 count of one section: each counted entry searches back to the start. */
-static uint64_t quadratic_count(const struct kernel_rela *r, size_t n)
+static uint64_t quadratic_count(const struct ep_kernel_rela *r, size_t n)
 {
 	uint64_t slots = 0;
 	size_t i, j;
@@ -391,7 +359,8 @@ static uint64_t quadratic_count(const struct kernel_rela *r, size_t n)
 }
 
 /* The v6.16 count: filter every section into scratch, sort, one pass. */
-static uint64_t sorted_count(const struct kernel_rela *r, size_t n, struct kernel_rela *scratch)
+static uint64_t sorted_count(const struct ep_kernel_rela *r, size_t n,
+			     struct ep_kernel_rela *scratch)
 {
 	uint64_t slots = 0;
 	size_t i, m = 0;
@@ -399,35 +368,20 @@ static uint64_t sorted_count(const struct kernel_rela *r, size_t n, struct kerne
 	for (i = 0; i < n; i++)
 		if (rela_needs_entry(r[i].r_info))
 			scratch[m++] = r[i];
-	heapsort_rela(scratch, m);
+	ep_kernel_sort(scratch, m, sizeof(*scratch), cmp_rela);
 	for (i = 0; i < m; i++)
 		slots += i == 0 || cmp_rela(&scratch[i], &scratch[i - 1]) != 0;
 	return slots;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 /*
  * Median ns of reps runs of each count over r[0..n), sections starting at
  * starts[0..nsec) (starts[nsec] == n).  volatile sink: keep the counts.
  */
-static int time_counts(const struct kernel_rela *r, size_t n, const size_t *starts, size_t nsec,
+static int time_counts(const struct ep_kernel_rela *r, size_t n, const size_t *starts, size_t nsec,
 		       unsigned int reps, uint64_t *old_ns, uint64_t *new_ns)
 {
-	struct kernel_rela *scratch = malloc((n ? n : 1) * sizeof(*scratch));
+	struct ep_kernel_rela *scratch = malloc((n ? n : 1) * sizeof(*scratch));
 	uint64_t *o = calloc(reps, sizeof(*o)), *s = calloc(reps, sizeof(*s)), t0;
 	static volatile uint64_t sink;
 	unsigned int k;
@@ -437,18 +391,16 @@ static int time_counts(const struct kernel_rela *r, size_t n, const size_t *star
 	if (!scratch || !o || !s)
 		goto out;
 	for (k = 0; k < reps; k++) {
-		t0 = now_ns();
+		t0 = ep_plt_now_ns();
 		for (i = 0; i < nsec; i++)
 			sink += quadratic_count(r + starts[i], starts[i + 1] - starts[i]);
-		o[k] = now_ns() - t0;
-		t0 = now_ns();
+		o[k] = ep_plt_now_ns() - t0;
+		t0 = ep_plt_now_ns();
 		sink += sorted_count(r, n, scratch);
-		s[k] = now_ns() - t0;
+		s[k] = ep_plt_now_ns() - t0;
 	}
-	qsort(o, reps, sizeof(*o), cmp_u64);
-	qsort(s, reps, sizeof(*s), cmp_u64);
-	*old_ns = o[reps / 2];
-	*new_ns = s[reps / 2];
+	*old_ns = ep_plt_median_ns(o, reps);
+	*new_ns = ep_plt_median_ns(s, reps);
 	rc = 0;
 out:
 	free(scratch);
@@ -478,7 +430,7 @@ struct rv_scan {
 	size_t symidx, pcpu;
 	struct rv_ent *ents; /* PLT/GOT-type relocations of the counted sections */
 	size_t nents, capents;
-	struct kernel_rela *all; /* --timing: every counted section's relocations */
+	struct ep_kernel_rela *all; /* --timing: every counted section's relocations */
 	size_t nall, capall;
 	size_t *starts; /* --timing: where each counted section starts in all */
 	size_t capstarts;
