@@ -534,7 +534,7 @@ static json_t *json_options(const struct ep_plt_options *opt)
 static json_t *json_file(const struct ep_image *img, const struct ep_plt_result *res)
 {
 	const struct ep_plt_model *m = res->model;
-	json_t *o = json_object(), *secs = json_array();
+	json_t *o = json_object(), *secs;
 	size_t i;
 
 	json_object_set_new(o, "path", json_string(img->path));
@@ -555,6 +555,7 @@ static json_t *json_file(const struct ep_image *img, const struct ep_plt_result 
 			    res->sort.applies ? json_sort(&res->sort, res->opt.timing_reps != 0)
 					      : json_null());
 	json_object_set_new(o, "rejects", res->rejects ? json_string(res->rejects) : json_null());
+	secs = json_array();
 	for (i = 0; i < res->nsecs; i++)
 		json_array_append_new(secs, json_section(res, &res->secs[i]));
 	json_object_set_new(o, "sections", secs);

@@ -42,6 +42,14 @@ void ep_kernel_rela_from(struct ep_kernel_rela *out, const struct ep_rel *r, siz
  */
 void ep_kernel_sort(void *base, size_t num, size_t size, int (*cmp)(const void *, const void *));
 
+/*
+ * --timing stops repeating a measurement once one run of it took this long
+ * (nanoseconds, 1 s) and takes the median of the runs made: the counts of
+ * loaders before their sort (LoongArch before v6.17, riscv before v6.16)
+ * are quadratic, and amdgpu's takes seconds a run.
+ */
+#define EP_PLT_TIMING_SLOW_NS 1000000000ull
+
 /* CLOCK_MONOTONIC now, nanoseconds. */
 uint64_t ep_plt_now_ns(void);
 

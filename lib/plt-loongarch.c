@@ -474,15 +474,21 @@ static int time_section(const struct ep_rel *r, size_t n, const struct la_rules 
 {
 	struct ep_kernel_rela *orig = malloc((n ? n : 1) * sizeof(*orig));
 	struct ep_kernel_rela *work = malloc((n ? n : 1) * sizeof(*work));
-	uint64_t *full = calloc(reps, sizeof(*full)), *part = calloc(reps, sizeof(*part)), t0;
-	unsigned int k;
+	uint64_t *full = calloc(reps ? reps : 1, sizeof(*full)), t0;
+	uint64_t *part = calloc(reps ? reps : 1, sizeof(*part));
+	unsigned int k, runs = 0;
 	size_t m;
 	int rc = -EP_ENOMEM;
 
+	*full_ns = *part_ns = 0;
+	if (!reps) {
+		rc = 0;
+		goto out;
+	}
 	if (!orig || !work || !full || !part)
 		goto out;
 	ep_kernel_rela_from(orig, r, n);
-	for (k = 0; k < reps; k++) {
+	for (k = 0; k < reps && (!k || full[k - 1] < EP_PLT_TIMING_SLOW_NS); k++) {
 		memcpy(work, orig, n * sizeof(*work));
 		t0 = ep_plt_now_ns();
 		if (rules->sort) {
@@ -499,9 +505,10 @@ static int time_section(const struct ep_rel *r, size_t n, const struct la_rules 
 		ep_kernel_sort(work, m, sizeof(*work), cmp_kernel_rela);
 		timing_sink += count_sorted(work, m, rules);
 		part[k] = ep_plt_now_ns() - t0;
+		runs++;
 	}
-	*full_ns = ep_plt_median_ns(full, reps);
-	*part_ns = ep_plt_median_ns(part, reps);
+	*full_ns = ep_plt_median_ns(full, runs);
+	*part_ns = ep_plt_median_ns(part, runs);
 	rc = 0;
 out:
 	free(orig);

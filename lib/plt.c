@@ -420,7 +420,9 @@ void ep_plt_totals_of(const struct ep_plt_result *res, struct ep_plt_totals *t)
 	memcpy(t->slots, res->slots, sizeof(t->slots));
 	for (i = 0; i < res->nsized; i++)
 		count_add(&t->bytes[res->sized[i].kind][res->sized[i].group], &res->sized[i].bytes);
-	t->sort = res->sort;
+	/* A file whose loader sorts nothing adds nothing to what is sorted. */
+	if (res->sort.applies)
+		t->sort = res->sort;
 	if (k->applies) {
 		t->kernel_from[k->from] = 1;
 		t->below_floor = k->below_floor;

@@ -97,6 +97,11 @@ check "no sections: reach" "2 1 1 1 4" "$(jqr "$j" '.files[0].detail.reach |
 check "no sections: GOT_HI20 refused" \
 	"can not generate the GOT entry for symbol = jiffies from PC = .text+0x28 (R_RISCV_GOT_HI20 without CONFIG_MODULE_SECTIONS), -EINVAL" \
 	"$(jqr "$j" '.files[0].rejects')"
+# Its loader sorts nothing (sort null), so it adds nothing to what the
+# totals say is sorted, over all files and in its model's entry.
+check "no sections: totals sort nothing" "0 0 0 0 0 0" "$(jqr "$j" '.totals |
+	"\(.sort.full) \(.sort.loader) \(.sort.needed) \(.by_model[] |
+	select(.model == "riscv-module") | .sort | "\(.full) \(.loader) \(.needed)")"')"
 "$ELFPLT" plt "$n" >"$T/text" || fail "nosections text exited $?"
 check "no sections: says so" 1 "$(grep -c '^  nothing reserved: CONFIG_MODULE_SECTIONS off' "$T/text")"
 n=$(variant plt-riscv-nosections "$ns" 6.10)
