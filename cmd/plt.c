@@ -319,7 +319,7 @@ static void top_text(const struct plt_run *run, FILE *out)
 
 	if (!run->top.n)
 		return;
-	fprintf(out, "top %zu %s by reserved slots:\n", run->top.n,
+	fprintf(out, "top %zu %s by reserved slots, every kind:\n", run->top.n,
 		ep_plural(run->top.n, "file", "files"));
 	t = ep_table_new(6, hdr, "rrrrll");
 	for (i = 0; t && i < run->top.n; i++) {

@@ -929,7 +929,7 @@ static void arm64_print_totals(FILE *out, const struct ep_plt_totals *t, unsigne
 		ep_plt_model_arm64_module.name, t->files, ep_plural(t->files, "module", "modules"),
 		t->rejected);
 	fprintf(out,
-		"  slots: %" PRIu64 " (minimal %" PRIu64 "), %" PRIu64 " %s; .plt and .init.plt"
+		"  PLT slots: %" PRIu64 " (minimal %" PRIu64 "), %" PRIu64 " %s; .plt and .init.plt"
 		" %" PRIu64 " bytes (minimal %" PRIu64 ")\n",
 		slots.reserved, slots.minimum, veneers, ep_plural(veneers, "veneer", "veneers"),
 		core->reserved + init->reserved, core->minimum + init->minimum);

@@ -56,7 +56,7 @@ hasnt "no '[0]' target" '\[0\]' "$out"
 has "files by model" "total: 3 files: 1 arm64 module, 1 object, 1 linked file" "$out"
 has "arm64 block" "arm64-module, 1 module (0 rejected by the kernel):" "$out"
 # basic: 6 + 2 = 8 slots, minimal 5 + 2 = 7; 84 + 36 = 120 bytes, 72 + 36.
-has "arm64 slots" "slots: 8 (minimal 7), 0 veneers; .plt and .init.plt 120 bytes \
+has "arm64 slots" "PLT slots: 8 (minimal 7), 0 veneers; .plt and .init.plt 120 bytes \
 (minimal 108)" "$out"
 has "arm64 sorting" "sorting: 11 entries before v5.8, 8 since; no sort in 0 of 2 sections" "$out"
 has "object block" "object, 1 file (bounds added file by file):" "$out"

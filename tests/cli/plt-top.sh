@@ -35,17 +35,17 @@ check "json: top is [] without --top" "[]" "$(jqr "$j" '.totals.top | tostring')
 "$ELFPLT" plt --top 2 "$v612" "$v61" "$nounload" >"$T/top.txt" || fail "--top 2 exited $?"
 grep -q '^  \[Nr\]' "$T/top.txt" && fail "text --top still shows a section table"
 grep -q '^total: 3 files' "$T/top.txt" || fail "text --top: no totals line"
-grep -q '^top 2 files by reserved slots:' "$T/top.txt" || fail "text --top: no list"
+grep -q '^top 2 files by reserved slots, every kind:' "$T/top.txt" || fail "text --top: no list"
 check "text: 2 rows" 2 "$(awk '/^top 2 files/ { on = 1; next } on && $1 ~ /^[0-9]+$/' \
 	"$T/top.txt" | wc -l)"
 # One file: the totals and the list all the same, as stats does.
 "$ELFPLT" plt --top 5 "$v612" >"$T/one.txt" || fail "--top 5, one file exited $?"
-grep -q '^top 1 file by reserved slots:' "$T/one.txt" || fail "one file: $(cat "$T/one.txt")"
+grep -q '^top 1 file by reserved slots, every kind:' "$T/one.txt" || fail "one file: $(cat "$T/one.txt")"
 awk '/^top 1 file/ { getline; getline; print $2 }' "$T/one.txt" >"$T/n"
 check "text: v612's slots" 9 "$(cat "$T/n")"
 # With --summary too, the summary table is kept.
 "$ELFPLT" plt --summary --top 1 "$v612" "$v61" >"$T/both.txt" || fail "--summary --top exited $?"
-grep -q '^top 1 file by reserved slots:' "$T/both.txt" || fail "--summary --top: no list"
+grep -q '^top 1 file by reserved slots, every kind:' "$T/both.txt" || fail "--summary --top: no list"
 check "--summary --top: summary rows" 2 "$(grep -c '^ *[^ ]*plt-arm64-v61' "$T/both.txt")"
 
 for bad in 0 -1 x 1x ""; do
