@@ -372,7 +372,13 @@ static bool applied_section(const struct ep_image *img, size_t idx)
 	       (img->sections[sh->sh_info].shdr.sh_flags & SHF_ALLOC);
 }
 
-/* Everything get_stubs_size() does to one SHT_RELA section, and what it should need. */
+/*
+ * Everything get_stubs_size() does to one SHT_RELA section, and what it
+ * should need.  Long because it follows count_relocs() step by step, in the
+ * loader's order (bounds, the copy as Elf64_Rela, timing on the file's
+ * order, the sort, the count); split, each piece would need the others'
+ * state.
+ */
 static int count_one(struct ep_image *img, size_t idx, const uint32_t *shndx, size_t nsyms,
 		     struct pairs *need, struct ep_plt_result *res, struct ep_error *err)
 {
