@@ -174,6 +174,8 @@ static void print_file(FILE *out, const struct plt_run *run, const struct ep_ima
 		return;
 	}
 	fprintf(out, "%s: %s (%s)", img->path, m->name, m->source);
+	if (res->kernel.applies)
+		ep_plt_print_kernel(out, &res->kernel);
 	if (m->print_rules)
 		m->print_rules(out, res);
 	fputc('\n', out);

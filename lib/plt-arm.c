@@ -918,20 +918,8 @@ static const char *sort_name(const struct arm_rules *r)
 
 static void arm_print_rules(FILE *out, const struct ep_plt_result *res)
 {
-	const struct ep_plt_kernel *k = &res->kernel;
 	const struct arm_detail *d = res->detail;
-	char v[32];
 
-	fprintf(out, "; kernel %s (%s%s)", ep_kernel_version_text(k->version, v, sizeof(v)),
-		ep_kernel_from_name(k->from),
-		k->from == EP_KERNEL_FROM_VERMAGIC && !k->sublevel_known ? ", sublevel unknown"
-									 : "");
-	if (k->below_floor)
-		fputs(" modelled as 6.1, the oldest the model follows", out);
-	if (k->beyond_checked)
-		fputs(" modelled with the rules of 7.2, the newest it was checked against", out);
-	if (!k->mod_unload)
-		fputs(", no mod_unload", out);
 	fprintf(out, ", sort: %s, instructions %s", sort_name(&d->rules),
 		d->insn_little ? "little-endian" : "big-endian (BE32)");
 }

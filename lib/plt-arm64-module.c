@@ -791,50 +791,11 @@ static const char *onoff(bool b)
 	return b ? "on" : "off";
 }
 
-/* The length of "6.1.0-57" in "6.1.0-57-arm64 SMP ...": the version and its ABI number. */
-static int abi_name_len(const char *vermagic)
-{
-	size_t n = strcspn(vermagic, " +"), dash = strcspn(vermagic, "-");
-
-	if (dash < n)
-		n = dash + 1 + strcspn(vermagic + dash + 1, " +-");
-	return (int)n;
-}
-
 /* The header line's tail: the kernel modelled, where from, the options. */
 static void arm64_print_rules(FILE *out, const struct ep_plt_result *res)
 {
-	const struct ep_plt_kernel *k = &res->kernel;
 	const struct arm64_detail *d = res->detail;
-	char v[32];
 
-	fprintf(out, "; kernel %s", ep_kernel_version_text(k->version, v, sizeof(v)));
-	switch (k->from) {
-	case EP_KERNEL_FROM_VERMAGIC:
-		if (k->sublevel_known)
-			fputs(" (vermagic)", out);
-		else
-			fprintf(out, " (vermagic %.*s: sublevel unknown, read as %u.%u.0)",
-				abi_name_len(k->vermagic), k->vermagic, EP_KVER_MAJOR(k->version),
-				EP_KVER_MINOR(k->version));
-		break;
-	case EP_KERNEL_FROM_OPTION:
-		fputs(" (--kernel)", out);
-		break;
-	default:
-		fputs(k->vermagic[0] ? " (default: vermagic has no version)"
-				     : " (default: no vermagic)",
-		      out);
-	}
-	if (k->below_floor)
-		fputs(" modelled as 5.8, the oldest the model follows", out);
-	if (k->beyond_checked)
-		fprintf(out,
-			" modelled with the rules of %u.%u, the newest the model was checked "
-			"against",
-			EP_KVER_MAJOR(k->checked_through), EP_KVER_MINOR(k->checked_through));
-	if (!k->mod_unload)
-		fputs(", no mod_unload", out);
 	fprintf(out, ", kaslr %s%s, erratum-843419 %s", onoff(res->opt.kaslr),
 		d->rules.kaslr_applies ? "" : " (no effect from 6.7)",
 		onoff(res->opt.erratum_843419));

@@ -951,19 +951,8 @@ static void la_summary_values(const struct ep_plt_result *res, uint64_t *v)
 
 static void la_print_rules(FILE *out, const struct ep_plt_result *res)
 {
-	const struct ep_plt_kernel *k = &res->kernel;
 	const struct la_detail *d = res->detail;
-	char v[32];
 
-	fprintf(out, "; kernel %s (%s)", ep_kernel_version_text(k->version, v, sizeof(v)),
-		k->from == EP_KERNEL_FROM_VERMAGIC ? "vermagic"
-		: k->from == EP_KERNEL_FROM_OPTION ? "--kernel"
-						   : "default");
-	if (k->below_floor)
-		fputs(" modelled as 6.1, the oldest the model follows", out);
-	if (k->beyond_checked)
-		fprintf(out, " modelled with the rules of %u.%u, the newest checked",
-			EP_KVER_MAJOR(k->checked_through), EP_KVER_MINOR(k->checked_through));
 	fprintf(out, ", %s", d->rules.sort ? "sorts every relocation" : "duplicate_rela() scan");
 	if (d->rules.got_pcadd)
 		fputs(", GOT_PCADD_HI20 counted", out);

@@ -642,20 +642,8 @@ static struct over over_of(const struct ep_plt_result *res)
 
 static void ppc64_print_rules(FILE *out, const struct ep_plt_result *res)
 {
-	const struct ep_plt_kernel *k = &res->kernel;
 	const struct ppc64_detail *d = res->detail;
-	char v[32];
 
-	fprintf(out, "; kernel %s (%s%s)", ep_kernel_version_text(k->version, v, sizeof(v)),
-		k->from == EP_KERNEL_FROM_OPTION     ? "--kernel"
-		: k->from == EP_KERNEL_FROM_VERMAGIC ? "vermagic"
-						     : "default",
-		k->from == EP_KERNEL_FROM_VERMAGIC && !k->sublevel_known ? ", sublevel unknown"
-									 : "");
-	if (k->below_floor)
-		fputs(" modelled as 6.1, the oldest the model follows", out);
-	if (k->beyond_checked)
-		fputs(" modelled with the rules of 7.2, the newest checked", out);
 	fprintf(out, ", ftrace stubs %u%s%s", d->rules.ftrace_stubs,
 		d->rules.ool ? ", out-of-line ftrace" : "",
 		d->rules.sentinel ? ", sentinel entry" : "");

@@ -830,16 +830,8 @@ static const char *era_text(enum rv_era e)
 
 static void riscv_print_rules(FILE *out, const struct ep_plt_result *res)
 {
-	const struct ep_plt_kernel *k = &res->kernel;
 	const struct rv_detail *d = res->detail;
-	char v[32];
 
-	fprintf(out, "; kernel %s (%s)", ep_kernel_version_text(k->version, v, sizeof(v)),
-		ep_kernel_from_name(k->from));
-	if (k->below_floor)
-		fputs(" modelled as 6.1, the oldest the model follows", out);
-	if (k->beyond_checked)
-		fputs(" modelled with the rules of 7.2, the newest checked", out);
 	fprintf(out, ", CONFIG_MODULE_SECTIONS %s", d->sections ? "on" : "off");
 	if (d->sections)
 		fprintf(out, ", count %s", era_text(d->rules.era));

@@ -625,16 +625,8 @@ static void s390_summary_values(const struct ep_plt_result *res, uint64_t *v)
 
 static void s390_print_rules(FILE *out, const struct ep_plt_result *res)
 {
-	const struct ep_plt_kernel *k = &res->kernel;
 	const struct s390_detail *d = res->detail;
-	char v[32];
 
-	fprintf(out, "; kernel %s (%s)", ep_kernel_version_text(k->version, v, sizeof(v)),
-		ep_kernel_from_name(k->from));
-	if (k->below_floor)
-		fputs(" modelled as 6.1, the oldest the model follows", out);
-	if (k->beyond_checked)
-		fputs(" modelled with the rules of 7.2, the newest it was checked against", out);
 	fprintf(out, ", expolines %s", d->expoline ? "on" : "off");
 }
 

@@ -500,3 +500,47 @@ json_t *ep_plt_json_kernels(const struct ep_plt_totals *t)
 		ep_json_u64(t->kernel_from[EP_KERNEL_FROM_DEFAULT]), "below_floor",
 		ep_json_u64(t->below_floor), "beyond_checked", ep_json_u64(t->beyond_checked));
 }
+
+/* The length of "6.1.0-57" in "6.1.0-57-arm64 SMP ...": the version and its ABI number. */
+static int abi_name_len(const char *vermagic)
+{
+	size_t n = strcspn(vermagic, " +"), dash = strcspn(vermagic, "-");
+
+	if (dash < n)
+		n = dash + 1 + strcspn(vermagic + dash + 1, " +-");
+	return (int)n;
+}
+
+void ep_plt_print_kernel(FILE *out, const struct ep_plt_kernel *k)
+{
+	char v[32], f[32];
+
+	fprintf(out, "; kernel %s", ep_kernel_version_text(k->version, v, sizeof(v)));
+	switch (k->from) {
+	case EP_KERNEL_FROM_VERMAGIC:
+		if (k->sublevel_known)
+			fputs(" (vermagic)", out);
+		else
+			fprintf(out, " (vermagic %.*s: sublevel unknown, read as %u.%u.0)",
+				abi_name_len(k->vermagic), k->vermagic, EP_KVER_MAJOR(k->version),
+				EP_KVER_MINOR(k->version));
+		break;
+	case EP_KERNEL_FROM_OPTION:
+		fputs(" (--kernel)", out);
+		break;
+	default:
+		fputs(k->vermagic[0] ? " (default: vermagic has no version)"
+				     : " (default: no vermagic)",
+		      out);
+	}
+	if (k->below_floor)
+		fprintf(out, " modelled as %s, the oldest the model follows",
+			ep_kernel_version_text(k->floor, f, sizeof(f)));
+	if (k->beyond_checked)
+		fprintf(out,
+			" modelled with the rules of %u.%u, the newest the model was checked "
+			"against",
+			EP_KVER_MAJOR(k->checked_through), EP_KVER_MINOR(k->checked_through));
+	if (!k->mod_unload)
+		fputs(", no mod_unload", out);
+}

@@ -125,6 +125,15 @@ int ep_plt_kernel_choose(struct ep_image *img, const struct ep_plt_options *opt,
  */
 bool ep_kernel_sublevel_known(const char *s);
 
+/*
+ * The kernel part of a file's text header line, the same for every kernel
+ * model: "; kernel 6.12.118 (vermagic)", "(--kernel)", "(default: no
+ * vermagic)", "(vermagic 6.1.0-57: sublevel unknown, read as 6.1.0)", then
+ * below the floor or beyond the checked series, and ", no mod_unload".  No
+ * newline; the model's own options follow (print_rules).
+ */
+void ep_plt_print_kernel(FILE *out, const struct ep_plt_kernel *k);
+
 /* Does vermagic (its words after the version) contain word? */
 bool ep_vermagic_has(const char *vermagic, const char *word);
 
@@ -360,7 +369,7 @@ struct ep_plt_model {
 	size_t nsummary;	/* at most 9 */
 	size_t nsummary_timing; /* of those, the last ones that need --timing */
 	void (*summary_values)(const struct ep_plt_result *res, uint64_t *v);
-	/* Text: the tail of a file's header line ("; kernel 6.1 (vermagic), ..."). */
+	/* Text: the tail of a file's header line, after ep_plt_print_kernel()'s part. */
 	void (*print_rules)(FILE *out, const struct ep_plt_result *res);
 	/* Text: a file's lines after its section table. */
 	void (*print_detail)(FILE *out, const struct ep_plt_result *res);
