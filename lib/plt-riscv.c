@@ -896,9 +896,10 @@ static void riscv_print_totals(FILE *out, const struct ep_plt_totals *t, unsigne
 	fprintf(out,
 		"  outside the module: CALL_PLT %" PRIu64 ", PLT32 %" PRIu64 ", CALL %" PRIu64
 		", PCREL_HI20 %" PRIu64 ", unchecked %" PRIu64 "\n  %" PRIu64
-		" branches rely on reach, not a slot\n",
+		" %s on reach, not a slot\n",
 		t->detail[SUM_CALL_PLT], t->detail[SUM_PLT32], t->detail[SUM_CALL],
-		t->detail[SUM_PCREL], t->detail[SUM_SHORT], t->detail[SUM_ON_REACH]);
+		t->detail[SUM_PCREL], t->detail[SUM_SHORT], t->detail[SUM_ON_REACH],
+		ep_plural(t->detail[SUM_ON_REACH], "branch relies", "branches rely"));
 	ep_plt_print_kernels(out, t);
 	fputc('\n', out);
 	if (timing_reps)

@@ -671,14 +671,16 @@ static void s390_print_totals(FILE *out, const struct ep_plt_totals *t, unsigned
 		ep_plt_model_s390.name, t->files, ep_plural(t->files, "module", "modules"),
 		t->rejected);
 	fprintf(out,
-		"  GOT %" PRIu64 " entries (minimal %" PRIu64 "), %" PRIu64
-		" bytes (minimal %" PRIu64 "); PLT %" PRIu64 " entries (minimal %" PRIu64
-		"), %" PRIu64 " bytes (minimal %" PRIu64 ")\n",
-		got->reserved, got->minimum, gotb->reserved, gotb->minimum, plt->reserved,
-		plt->minimum, pltb->reserved, pltb->minimum);
+		"  GOT %" PRIu64 " %s (minimal %" PRIu64 "), %" PRIu64 " bytes (minimal %" PRIu64
+		"); PLT %" PRIu64 " %s (minimal %" PRIu64 "), %" PRIu64 " bytes (minimal %" PRIu64
+		")\n",
+		got->reserved, ep_plural(got->reserved, "entry", "entries"), got->minimum,
+		gotb->reserved, gotb->minimum, plt->reserved,
+		ep_plural(plt->reserved, "entry", "entries"), plt->minimum, pltb->reserved,
+		pltb->minimum);
 	print_over(out, t->detail);
 	ep_plt_print_kernels(out, t);
-	fprintf(out, "; expolines on %" PRIu64 "\n", t->detail[SUM_EXPOLINE_FILES]);
+	fprintf(out, "; %" PRIu64 " with expolines\n", t->detail[SUM_EXPOLINE_FILES]);
 }
 
 static json_t *s390_json_rules(const struct ep_plt_result *res)
