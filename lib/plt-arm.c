@@ -772,20 +772,6 @@ static void find_sections(const struct ep_image *img, struct frob_sections *f)
 	}
 }
 
-/* load_module()'s -ENOEXEC from module_frob_arch_sections(), in its words; or NULL. */
-static const char *frob_rejects(const struct frob_sections *f)
-{
-	if (!f->plt && !f->init_plt)
-		return "module PLT section(s) missing: no .plt and no .init.plt";
-	if (!f->plt)
-		return "module PLT section(s) missing: no .plt";
-	if (!f->init_plt)
-		return "module PLT section(s) missing: no .init.plt";
-	if (!f->symidx)
-		return "module symtab section missing";
-	return NULL;
-}
-
 static uint64_t plt_bytes(uint64_t slots)
 {
 	uint64_t b = slots * PLT_ENT_SIZE;
@@ -853,7 +839,7 @@ static int arm_analyse(struct ep_image *img, struct ep_plt_result *res, struct e
 	res->sort.applies = true;
 
 	find_sections(img, &f);
-	res->rejects = frob_rejects(&f);
+	res->rejects = ep_plt_core_init_rejects(f.plt, f.init_plt, f.symidx);
 	/* Without a symbol table there is nothing the loader could count. */
 	if (f.symidx) {
 		rc = read_syms(img, f.symidx, &syms, err);

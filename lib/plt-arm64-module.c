@@ -612,20 +612,6 @@ static void find_sections(const struct ep_image *img, const struct ep_arm64_rule
 	}
 }
 
-/* load_module()'s -ENOEXEC from module_frob_arch_sections(), in its words; or NULL. */
-static const char *frob_rejects(const struct frob_sections *f)
-{
-	if (!f->plt && !f->init_plt)
-		return "module PLT section(s) missing: no .plt and no .init.plt";
-	if (!f->plt)
-		return "module PLT section(s) missing: no .plt";
-	if (!f->init_plt)
-		return "module PLT section(s) missing: no .init.plt";
-	if (!f->symidx)
-		return "module symtab section missing";
-	return NULL;
-}
-
 /*
  * module_finalize()'s -ENOEXEC from module_init_ftrace_plt() with
  * CONFIG_DYNAMIC_FTRACE, which prints nothing: find_section() by name (the
@@ -713,7 +699,7 @@ static int arm64_analyse(struct ep_image *img, struct ep_plt_result *res, struct
 
 	find_sections(img, &d->rules, &f);
 	/* module_frob_arch_sections() runs at layout, module_finalize() after relocation. */
-	res->rejects = frob_rejects(&f);
+	res->rejects = ep_plt_core_init_rejects(f.plt, f.init_plt, f.symidx);
 	if (!res->rejects)
 		res->rejects = finalize_rejects(img, &d->rules);
 	/* Without a symbol table there is nothing the loader could count. */

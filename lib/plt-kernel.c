@@ -116,3 +116,16 @@ uint32_t *ep_plt_symbol_shndx64(struct ep_image *img, size_t symidx, size_t *nsy
 	*nsyms = st.count;
 	return v;
 }
+
+const char *ep_plt_core_init_rejects(size_t plt, size_t init_plt, size_t symidx)
+{
+	if (!plt && !init_plt)
+		return "module PLT section(s) missing: no .plt and no .init.plt";
+	if (!plt)
+		return "module PLT section(s) missing: no .plt";
+	if (!init_plt)
+		return "module PLT section(s) missing: no .init.plt";
+	if (!symidx)
+		return "module symtab section missing";
+	return NULL;
+}

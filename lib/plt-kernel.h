@@ -65,4 +65,12 @@ uint64_t ep_plt_median_ns(uint64_t *v, size_t n);
 uint32_t *ep_plt_symbol_shndx64(struct ep_image *img, size_t symidx, size_t *nsyms,
 				struct ep_error *err, int *rc);
 
+/*
+ * The -ENOEXEC of module_frob_arch_sections() on arm and arm64 (Linux
+ * arch/arm{,64}/kernel/module-plts.c, every version modelled), in its
+ * words, for the indexes of .plt, .init.plt and the SHT_SYMTAB (0: none);
+ * NULL when it accepts them.
+ */
+const char *ep_plt_core_init_rejects(size_t plt, size_t init_plt, size_t symidx);
+
 #endif
