@@ -377,7 +377,8 @@ static int count_section(const struct ep_rel *r, size_t n, const struct la_syms 
 		out->need[k]++;
 		m++;
 	}
-	qsort(e, m, sizeof(*e), cmp_loader);
+	if (m) /* qsort() takes no NULL, even for 0 elements */
+		qsort(e, m, sizeof(*e), cmp_loader);
 	for (i = 0; i < m; i++) {
 		/* The first of a run is the first occurrence in the section. */
 		bool first = i == 0 || key_cmp(&e[i - 1].loader, &e[i].loader) != 0;
@@ -390,9 +391,11 @@ static int count_section(const struct ep_rel *r, size_t n, const struct la_syms 
 			out->comparisons += first_index + 1;
 		}
 	}
-	qsort(e, m, sizeof(*e), cmp_merged);
+	if (m) /* qsort() takes no NULL, even for 0 elements */
+		qsort(e, m, sizeof(*e), cmp_merged);
 	count_distinct(e, m, cmp_merged, merged);
-	qsort(e, m, sizeof(*e), cmp_target);
+	if (m) /* qsort() takes no NULL, even for 0 elements */
+		qsort(e, m, sizeof(*e), cmp_target);
 	count_distinct(e, m, cmp_target, untyped);
 	for (k = 0; k < LA_NKIND; k++) {
 		d->need[k] += out->need[k];
@@ -689,7 +692,8 @@ static uint64_t got_runtime(struct ep_image *img, const struct la_syms *s,
 		free(r);
 		r = NULL;
 	}
-	qsort(e, m, sizeof(*e), cmp_target);
+	if (m) /* qsort() takes no NULL, even for 0 elements */
+		qsort(e, m, sizeof(*e), cmp_target);
 	count_distinct(e, m, cmp_target, distinct);
 out:
 	free(r);
@@ -825,7 +829,8 @@ static void module_minimum(struct ep_plt_result *res)
 	static const enum ep_plt_kind kinds[LA_NKIND] = { EP_PLT_KIND_PLT, EP_PLT_KIND_GOT };
 	int k;
 
-	qsort(d->all, d->nall, sizeof(*d->all), cmp_target);
+	if (d->nall) /* qsort() takes no NULL, even for 0 elements */
+		qsort(d->all, d->nall, sizeof(*d->all), cmp_target);
 	count_distinct(d->all, d->nall, cmp_target, d->minimum);
 	for (k = 0; k < LA_NKIND; k++) {
 		res->slots[kinds[k]][EP_PLT_MODULE].reserved = d->reserved[k];

@@ -264,7 +264,8 @@ static void count_entries(struct rv_ent *e, size_t n, enum rv_era era, struct ep
 	uint64_t ps_plt = 0, ps_got = 0, mw_plt = 0, mw_got = 0, first = 0;
 	size_t i;
 
-	qsort(e, n, sizeof(*e), cmp_ent);
+	if (n) /* qsort() takes no NULL, even for 0 elements */
+		qsort(e, n, sizeof(*e), cmp_ent);
 	for (i = 0; i < n; i++) {
 		bool new_key = i == 0 || cmp_key(&e[i], &e[i - 1]) != 0;
 		bool new_in_sec = new_key || e[i].sec != e[i - 1].sec;
@@ -306,7 +307,8 @@ static void count_minimum(struct rv_ent *e, size_t n, bool plt32, struct ep_plt_
 	size_t i, last = SIZE_MAX;
 
 	*plt = *got = 0;
-	qsort(e, n, sizeof(*e), cmp_value);
+	if (n) /* qsort() takes no NULL, even for 0 elements */
+		qsort(e, n, sizeof(*e), cmp_value);
 	for (i = 0; i < n; i++) {
 		bool p = is_plt_type(e[i].type);
 

@@ -415,7 +415,8 @@ static int minimum_of(struct s390_run *run, struct ep_plt_result *res, enum s390
 			goto out;
 		keys[n++].first = run->first[c][i];
 	}
-	qsort(keys, n, sizeof(*keys), cmp_key);
+	if (n) /* qsort() takes no NULL, even for 0 elements */
+		qsort(keys, n, sizeof(*keys), cmp_key);
 	for (i = 0; i < n; i = j) {
 		uint32_t first = keys[i].first;
 

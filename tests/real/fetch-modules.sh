@@ -132,11 +132,17 @@ else
 	rm -f "$state/sources.list.new"
 fi
 
+# Acquire::Check-Valid-Until=false: a mirror or a registry that serves a
+# snapshot of the archive can hand out an InRelease past its Valid-Until
+# (sid's are valid a week); its signature is still checked, and what is
+# fetched is test input, not software to install.  Without it a fresh
+# Debian 12 root skipped every unstable tree ("Release file ... is expired").
 APT="-oAPT::Architecture=$arch -oAPT::Architectures=$arch \
 -oDir::Etc::SourceList=$state/sources.list \
 -oDir::Etc::SourceParts=$state/sources.list.d \
 -oDir::State::Lists=$state/lists -oDir::Cache=$state/cache \
--oDir::State::Status=/dev/null -oDebug::NoLocking=1 -oAcquire::Retries=2"
+-oDir::State::Status=/dev/null -oDebug::NoLocking=1 -oAcquire::Retries=2 \
+-oAcquire::Check-Valid-Until=false"
 
 # A fresh package list at most a day old; a stale one is still used when the
 # archive cannot be reached, so a cached tree keeps working offline.
