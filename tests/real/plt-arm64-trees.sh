@@ -180,15 +180,8 @@ tree() {
 		.detail.over_allocation | "\(.nonzero_addend) \(.partition_leftover) \(
 		.erratum_slack)")"' | LC_ALL=C sort >"$T/elfplt"
 	# readelf two at a time on batches of 100; one counter per batch.
-	mkdir -p "$T/out"
-	rm -f "$T/out"/*
-	# shellcheck disable=SC2016
-	tr '\n' '\0' <"$T/list" | xargs -0 -P2 -n 100 sh -c '
-		out=$(mktemp "$0/out/batch.XXXXXX")
-		{ [ $# -gt 1 ] || echo "File: $1"; "$READELF" -SW -rW -sW "$@"; } |
-			python3 "$0/count.py" >"$out"
-	' "$T" || fail "$1: readelf or the counter failed"
-	LC_ALL=C sort "$T"/out/batch.* >"$T/counter"
+	readelf_counter "$T/list" "$T/counter" "-SW -rW -sW" "$T/count.py" ||
+		fail "$1: readelf or the counter failed"
 	cut -f1,2,3 "$T/counter" >"$T/want"
 	check "$1: modules the counter read" "$n" "$(wc -l <"$T/want")"
 	if cmp -s "$T/elfplt" "$T/want"; then

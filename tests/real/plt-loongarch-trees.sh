@@ -157,15 +157,8 @@ check "every module's kernel is 7.2.13 (the counter's rules)" 0 \
 	.bytes.reserved) \(.bytes.minimum) \(.sort.loader) \(.sort.needed) \(
 	if .rejects then 1 else 0 end)\t\(.detail.over_allocation |
 	"\(.type_split) \(.alias) \(.across_sections)")"' "$j" | LC_ALL=C sort >"$T/elfplt"
-mkdir -p "$T/out"
-rm -f "$T/out"/*
-# shellcheck disable=SC2016
-tr '\n' '\0' <"$T/list" | xargs -0 -P2 -n 100 sh -c '
-	out=$(mktemp "$0/out/batch.XXXXXX")
-	{ [ $# -gt 1 ] || echo "File: $1"; "$READELF" -SW -rW -sW "$@"; } |
-		python3 "$0/count.py" >"$out"
-' "$T" || fail "readelf or the counter failed"
-LC_ALL=C sort "$T"/out/batch.* >"$T/counter"
+readelf_counter "$T/list" "$T/counter" "-SW -rW -sW" "$T/count.py" ||
+	fail "readelf or the counter failed"
 check "modules the counter read" "$n" "$(wc -l <"$T/counter")"
 if cmp -s "$T/elfplt" "$T/counter"; then
 	echo "ok: all $n modules: plt, got, minimum, bytes, sorted, needed, refusal and the" \

@@ -161,14 +161,8 @@ check "$s: every vermagic 6.12 with patchable-function-entry (the counter's rule
 	.bytes.reserved) \(.bytes.minimum) \(.sort.loader) \(.sort.needed) \(
 	if .rejects then 1 else 0 end)\t\(.detail.over_allocation | "\(.sentinel) \(.addend) \(
 	.local) \(.per_section)")"' "$j" | LC_ALL=C sort >"$T/elfplt"
-mkdir -p "$T/out"
-# shellcheck disable=SC2016
-tr '\n' '\0' <"$T/list" | xargs -0 -P2 -n 100 sh -c '
-	out=$(mktemp "$0/out/batch.XXXXXX")
-	{ [ $# -gt 1 ] || echo "File: $1"; "$READELF" -hSW -rW -sW "$@"; } |
-		python3 "$0/count.py" >"$out"
-' "$T" || fail "$s: readelf or the counter failed"
-LC_ALL=C sort "$T"/out/batch.* >"$T/counter"
+readelf_counter "$T/list" "$T/counter" "-hSW -rW -sW" "$T/count.py" ||
+	fail "$s: readelf or the counter failed"
 check "$s: modules the counter read" "$n" "$(wc -l <"$T/counter")"
 if cmp -s "$T/elfplt" "$T/counter"; then
 	echo "ok: $s: all $n modules: stubs, minimum, ftrace stubs, bytes, sorted, needed," \

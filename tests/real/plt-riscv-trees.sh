@@ -191,15 +191,8 @@ tree() {
 		.call) \(.pcrel_hi20) \(.short_unchecked) \(.branches_on_reach)") \(
 		.detail.got_hi20_refused) \(.detail.quadratic_comparisons)"' |
 		LC_ALL=C sort >"$T/elfplt"
-	mkdir -p "$T/out"
-	rm -f "$T/out"/*
-	# shellcheck disable=SC2016
-	tr '\n' '\0' <"$T/list" | xargs -0 -P2 -n 100 sh -c '
-		out=$(mktemp "$0/out/batch.XXXXXX")
-		{ [ $# -gt 2 ] || echo "File: $2"; shift; "$READELF" -SW -rW -sW "$@"; } |
-			python3 "$0/count.py" "$COUNT" >"$out"
-	' "$T" x || fail "$1: readelf or the counter failed"
-	LC_ALL=C sort "$T"/out/batch.* >"$T/counter"
+	readelf_counter "$T/list" "$T/counter" "-SW -rW -sW" "$T/count.py" "$COUNT" ||
+		fail "$1: readelf or the counter failed"
 	check "$1: modules the counter read" "$n" "$(wc -l <"$T/counter")"
 	if cmp -s "$T/elfplt" "$T/counter"; then
 		echo "ok: $1: all $n modules: entries, minimum, bytes, sorted, reach, refused," \

@@ -150,14 +150,8 @@ check "over_allocation sums to reserved - minimum" 0 "$(jqr "$j" '[.files[] |
 jqr "$j" 'def k($k): [.slots.by_kind[] | select(.kind == $k and .group == "core")] | .[0];
 	.files[] | "\(.path)\t\(k("got").reserved) \(k("plt").reserved) \(k("got").minimum) \(
 	k("plt").minimum) \(.bytes.reserved) \(.bytes.minimum)"' | LC_ALL=C sort >"$T/elfplt"
-mkdir -p "$T/out"
-# shellcheck disable=SC2016
-tr '\n' '\0' <"$T/list" | xargs -0 -P2 -n 100 sh -c '
-	out=$(mktemp "$0/out/batch.XXXXXX")
-	{ [ $# -gt 1 ] || echo "File: $1"; "$READELF" -SW -rW -sW "$@"; } |
-		python3 "$0/count.py" >"$out"
-' "$T" || fail "readelf or the counter failed"
-LC_ALL=C sort "$T"/out/batch.* >"$T/counter"
+readelf_counter "$T/list" "$T/counter" "-SW -rW -sW" "$T/count.py" ||
+	fail "readelf or the counter failed"
 cut -f1,2 "$T/counter" >"$T/want"
 check "modules the counter read" "$n" "$(wc -l <"$T/want")"
 if cmp -s "$T/elfplt" "$T/want"; then

@@ -68,3 +68,25 @@ same_counts() {
 		head -n 40 "$T/diff"
 	fi
 }
+
+# readelf_counter LIST OUT OPTIONS COUNTER [ARG]: readelf OPTIONS (such as
+# "-SW -rW -sW") over the files named in LIST (one a line), two at a time on
+# batches of 100, each batch's text piped into `python3 COUNTER [ARG]`, an
+# independent counter of a real-tree test; every batch's lines, sorted, in
+# OUT.  readelf prints "File: PATH" before each file only when given more
+# than one, so a batch of one gets that line here.  Returns 1 when readelf or
+# a counter failed (OUT still holds what came).
+readelf_counter() {
+	_rc_dir=$(mktemp -d "$T/counter.XXXXXX")
+	_rc_status=0
+	# shellcheck disable=SC2016
+	tr '\n' '\0' <"$1" | xargs -0 -P2 -n 100 sh -c '
+		out=$(mktemp "$0/batch.XXXXXX") opts=$1 counter=$2 arg=$3
+		shift 3
+		# shellcheck disable=SC2086
+		{ [ $# -gt 1 ] || echo "File: $1"; "$READELF" $opts "$@"; } |
+			python3 "$counter" ${arg:+"$arg"} >"$out"
+	' "$_rc_dir" "$3" "$4" "${5-}" || _rc_status=1
+	LC_ALL=C sort "$_rc_dir"/batch.* >"$2"
+	return $_rc_status
+}
