@@ -1000,7 +1000,7 @@ static int load_options(int argc, char **argv, struct ep_global *g, struct load_
 	int c, rc;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, EP_GLOBAL_SHORTOPTS, longopts, NULL)) != -1) {
+	while ((c = ep_getopt_long(argc, argv, EP_GLOBAL_SHORTOPTS, longopts)) != -1) {
 		switch (c) {
 		case 's':
 			if (ep_section_set_parse(optarg, &run->set))

@@ -577,7 +577,7 @@ static int cmd_stats(int argc, char **argv, struct ep_global *g)
 
 	/* Our own messages, so they start "elfplt: " like every other one. */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, EP_GLOBAL_SHORTOPTS, longopts, NULL)) != -1) {
+	while ((c = ep_getopt_long(argc, argv, EP_GLOBAL_SHORTOPTS, longopts)) != -1) {
 		switch (c) {
 		case 't':
 			if (ep_top_parse(optarg, &run.tops.max))
