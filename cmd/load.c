@@ -25,6 +25,7 @@
 #include "lib/load.h"
 #include "lib/proc.h"
 #include "lib/report.h"
+#include "lib/top.h"
 
 #define REPEAT_MAX 1000
 /* The JSON note of a run with no section to load. */
@@ -110,6 +111,8 @@ struct load_run {
 	struct sample *samples[NMODES]; /* [mode][repetition] */
 	struct cold_state cold;
 	bool cold_requested; /* --cold */
+	struct ep_top top;   /* --top N: the files with the most bytes to load */
+	bool summary;	     /* --summary: accepted; the report is its totals already */
 	uint64_t timer_res_ns;
 	bool peak_reset_failed;	     /* some child could not reset its VmHWM */
 	char peak_reset_reason[256]; /* the first such child's reason */
@@ -592,6 +595,61 @@ static json_t *json_mode(const struct load_run *run, unsigned int m)
 	return o;
 }
 
+/*
+ * --top N: the files measured (those left out are not) with the most
+ * section bytes to load.  Returns 0, or -1 when out of memory.
+ */
+static int top_files(struct load_run *run)
+{
+	size_t i, j;
+
+	for (i = 0; run->top.max && i < run->plan.nfiles; i++) {
+		const struct ep_load_file *f = &run->plan.files[i];
+		json_t *path = json_object_get(run->plan_json[i], "path");
+		uint64_t bytes = 0;
+
+		for (j = 0; j < f->nranges; j++)
+			bytes += f->ranges[j].size;
+		if (ep_top_add(&run->top, path ? json_string_value(path) : f->path, bytes, NULL))
+			return -1;
+	}
+	return 0;
+}
+
+static json_t *top_json(const struct load_run *run)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a && i < run->top.n; i++)
+		json_array_append_new(a, json_pack("{s:s, s:I}", "path", run->top.v[i].path,
+						   "bytes", (json_int_t)run->top.v[i].key));
+	return a;
+}
+
+static void top_text(const struct load_run *run)
+{
+	static const char *const hdr[] = { "#", "bytes", "file" };
+	FILE *out = run->g->out;
+	struct ep_table *t;
+	size_t i;
+
+	if (!run->top.n)
+		return;
+	fprintf(out, "\ntop %zu %s by bytes loaded:\n", run->top.n,
+		ep_plural(run->top.n, "file", "files"));
+	t = ep_table_new(3, hdr, "rrl");
+	for (i = 0; t && i < run->top.n; i++) {
+		ep_table_row(t);
+		ep_table_cell_u64(t, i + 1);
+		ep_table_cell_u64(t, run->top.v[i].key);
+		ep_table_cell_str(t, run->top.v[i].path);
+	}
+	if (t)
+		ep_table_print(t, out, "  ");
+	ep_table_free(t);
+}
+
 static void report_json(struct load_run *run, const struct ep_load_totals *t)
 {
 	json_t *doc = run->doc, *modes = json_array();
@@ -632,10 +690,12 @@ static void report_json(struct load_run *run, const struct ep_load_totals *t)
 	json_object_set_new(doc, "timer_resolution_ns",
 			    json_integer((json_int_t)run->timer_res_ns));
 	json_object_update_new(json_object_get(doc, "totals"),
-			       json_pack("{s:I, s:I, s:I, s:I, s:I}", "files", (json_int_t)t->files,
-					 "files_failed", (json_int_t)run->nfailed, "skipped",
+			       json_pack("{s:I, s:I, s:I, s:I, s:I, s:o}", "files",
+					 (json_int_t)t->files, "files_failed",
+					 (json_int_t)run->nfailed, "skipped",
 					 (json_int_t)ep_inputs_skipped(), "sections",
-					 (json_int_t)t->sections, "bytes", (json_int_t)t->bytes));
+					 (json_int_t)t->sections, "bytes", (json_int_t)t->bytes,
+					 "top", top_json(run)));
 }
 
 /*
@@ -780,6 +840,7 @@ static void report_text(struct load_run *run, const struct ep_load_totals *t)
 	text_header(run, t);
 	fputc('\n', run->g->out);
 	text_table(run);
+	top_text(run);
 }
 
 /* --- options and planning --------------------------------------------------- */
@@ -913,7 +974,8 @@ static void plan_error(const char *path, const struct ep_error *err, void *ctx)
 static void load_usage(FILE *f)
 {
 	fputs("usage: elfplt load [--sections=relocs|alloc|all] [--repeat N]\n"
-	      "                   [--threshold BYTES] [--cold] [-j N] [-q] [--max-size=BYTES]\n"
+	      "                   [--threshold BYTES] [--cold] [--top N] [--summary]\n"
+	      "                   [-j N] [-q] [--max-size=BYTES]\n"
 	      "                   [--format=text|json] [-o FILE] [PATH...]\n"
 	      "Page faults, resident memory and time of loading sections by read-copy, by mmap\n"
 	      "and by binutils' hybrid rule, each run in a fresh process.\n"
@@ -924,6 +986,8 @@ static void load_usage(FILE *f)
 	      "  --threshold BYTES   hybrid maps sections of at least BYTES (default 4 pages;\n"
 	      "                      K, M, G suffixes: KiB, MiB, GiB)\n"
 	      "  --cold              drop the inputs from the page cache before every run\n"
+	      "  --top N             list the N files with the most bytes to load\n"
+	      "  --summary           the totals only (load's report is its totals already)\n"
 	      "  -j, --jobs N        read N files' headers at a time to plan (default: one per\n"
 	      "                      CPU, at most 8); the measured runs are one at a time\n"
 	      "  -q, --quiet         no progress bar on a terminal\n"
@@ -931,7 +995,7 @@ static void load_usage(FILE *f)
 	      "                      than BYTES (K, M, G suffixes; default 1G)\n"
 	      "  --format=text|json  output for people (default) or machines (elfplt-load/1)\n"
 	      "  --json              same as --format=json\n"
-	      "  -o, --output FILE   write the report to FILE\n"
+	      "  -o, --output FILE   write the report to FILE ('-': standard output)\n"
 	      "See 'elfplt help load' for the whole manual.\n",
 	      f);
 }
@@ -958,6 +1022,7 @@ static void run_free(struct load_run *run)
 	if (run->plan_fd >= 0)
 		close(run->plan_fd);
 	ep_load_plan_free(&run->plan);
+	ep_top_free(&run->top);
 	free(run->plan_json);
 	json_decref(run->doc);
 }
@@ -993,6 +1058,8 @@ static int load_options(int argc, char **argv, struct ep_global *g, struct load_
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "threshold", required_argument, NULL, 't' },
 		{ "cold", no_argument, NULL, 'c' },
+		{ "top", required_argument, NULL, 'T' },
+		{ "summary", no_argument, NULL, 'S' },
 		EP_GLOBAL_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1028,6 +1095,15 @@ static int load_options(int argc, char **argv, struct ep_global *g, struct load_
 			break;
 		case 'c':
 			run->cold_requested = true;
+			break;
+		case 'T':
+			if (ep_top_parse(optarg, &run->top.max))
+				return ep_usage_error(g->cmd,
+						      "--top takes a positive number, not '%s'",
+						      optarg);
+			break;
+		case 'S':
+			run->summary = true;
 			break;
 		case 'h':
 			load_usage(stdout);
@@ -1075,6 +1151,11 @@ static int cmd_load(int argc, char **argv, struct ep_global *g)
 	ep_load_plan_totals(&run.plan, &totals);
 	if (nothing_to_load(g, &run, &totals, " left"))
 		goto out;
+	if (top_files(&run)) {
+		fputs("elfplt: load: out of memory for --top\n", stderr);
+		status = EP_EXIT_FAILED;
+		goto out;
+	}
 	if (g->format == EP_FORMAT_JSON) {
 		report_json(&run, &totals);
 		if (ep_report_write_json(run.doc, g->out))

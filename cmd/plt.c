@@ -810,7 +810,7 @@ static void plt_usage(FILE *f)
 	      "                           more than BYTES (K, M, G suffixes; default 1G)\n"
 	      "  --format=text|json       output for people (default) or machines (elfplt-plt/2)\n"
 	      "  --json                   same as --format=json\n"
-	      "  -o, --output FILE        write the report to FILE\n"
+	      "  -o, --output FILE        write the report to FILE ('-': standard output)\n"
 	      "models, in the order they are tried:\n",
 	      f);
 	for (i = 0; ep_plt_models[i]; i++)
