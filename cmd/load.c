@@ -492,6 +492,13 @@ static struct ep_summary summary(const struct load_run *run, unsigned int m, int
 	return ep_summarize(v, n);
 }
 
+/* What mode index m's figure k is against read's: a result, noise, or nothing. */
+static enum ep_verdict verdict(const struct load_run *run, unsigned int m, int k)
+{
+	return ep_compare_runs(summary(run, 1, k), summary(run, m, k), run->repeat,
+			       metrics[k].floor);
+}
+
 /* Improvement of mode over read for a lower-is-better metric, in %; NAN if none. */
 static double improvement(const struct load_run *run, unsigned int m, int k)
 {
@@ -571,7 +578,7 @@ static json_t *json_mode(const struct load_run *run, unsigned int m)
 {
 	json_t *o = json_pack("{s:s, s:i}", "mode", ep_load_mode_name(run_order[m]), "repeat",
 			      (int)run->repeat);
-	json_t *vs = json_object();
+	json_t *vs = json_object(), *vv = json_object();
 	int k;
 
 	for (k = 0; k < NMETRICS; k++) {
@@ -585,12 +592,17 @@ static json_t *json_mode(const struct load_run *run, unsigned int m)
 			continue;
 		imp = improvement(run, m, k);
 		json_object_set_new(vs, metrics[k].key, isnan(imp) ? json_null() : json_real(imp));
+		json_object_set_new(vv, metrics[k].key,
+				    isnan(imp) ? json_null()
+					       : json_string(ep_verdict_name(verdict(run, m, k))));
 	}
 	if (m == 0) {
 		json_decref(vs);
+		json_decref(vv);
 		json_object_set_new(o, "startup", json_startup(run));
 	} else {
 		json_object_set_new(o, "vs_read_pct", vs);
+		json_object_set_new(o, "vs_read_verdict", vv);
 	}
 	return o;
 }
@@ -719,11 +731,16 @@ static void format_value(char *buf, size_t size, int k, double x)
 	drop_zero_sign(buf);
 }
 
-static void cell_figure(struct ep_table *tab, int k, struct ep_summary s)
+/* "median [min..max]"; the median alone from fewer than EP_NOISE_MIN_RUNS runs. */
+static void cell_figure(struct ep_table *tab, int k, struct ep_summary s, unsigned int runs)
 {
 	char med[32], lo[32], hi[32];
 
 	format_value(med, sizeof(med), k, s.median);
+	if (runs < EP_NOISE_MIN_RUNS) {
+		ep_table_cell_str(tab, med);
+		return;
+	}
 	format_value(lo, sizeof(lo), k, s.min);
 	format_value(hi, sizeof(hi), k, s.max);
 	ep_table_cell(tab, "%s [%s..%s]", med, lo, hi);
@@ -748,6 +765,34 @@ static void text_cache_line(FILE *out, const struct cold_state *cold)
 			" mean little\n",
 			cold->drops - cold->drops_clean, cold->drops, cold->resident_max,
 			cold->file_pages);
+}
+
+/*
+ * The measurement's own floor, beside the figures: what the empty child's
+ * load phase costs (the baseline every figure has subtracted), the clock's
+ * resolution, and what the "mmap vs read" column can claim from this many
+ * runs.
+ */
+static void text_floor(const struct load_run *run)
+{
+	FILE *out = run->g->out;
+
+	/* Microseconds: the empty load phase is far below the table's 0.001 ms. */
+	fprintf(out,
+		"  floor: empty child %.1f us wall, %.0f minor faults, %.0f KiB peak RSS;"
+		" clock resolution %" PRIu64 " ns\n",
+		summary(run, 0, M_WALL).median * 1e6, summary(run, 0, M_MINFLT).median,
+		summary(run, 0, M_HWM).median, run->timer_res_ns);
+	if (run->repeat < EP_NOISE_MIN_RUNS)
+		fprintf(out,
+			"  mmap vs read: not judged from %u %s; noise needs %d runs or more"
+			" (--repeat %d)\n",
+			run->repeat, ep_plural(run->repeat, "run", "runs"), EP_NOISE_MIN_RUNS,
+			EP_NOISE_MIN_RUNS);
+	else
+		fputs("  mmap vs read: a difference where the runs' [min..max] do not overlap,"
+		      " else within noise\n",
+		      out);
 }
 
 /* The text report's header: what was measured, and how. */
@@ -784,8 +829,9 @@ static void text_header(const struct load_run *run, const struct ep_load_totals 
 	text_cache_line(out, &run->cold);
 	fprintf(out,
 		"  runs per mode: %u, interleaved; each figure is the load phase alone, minus"
-		" the empty child's median; timer resolution %" PRIu64 " ns\n",
-		run->repeat, run->timer_res_ns);
+		" the empty child's median\n",
+		run->repeat);
+	text_floor(run);
 	fprintf(out,
 		"  start-up of every child (not in the figures): peak RSS %.0f KiB,"
 		" %.0f minor faults\n",
@@ -802,12 +848,14 @@ static void text_table(const struct load_run *run)
 {
 	static const char *const hdr[] = { "median [min..max]", "read", "mmap", "hybrid",
 					   "mmap vs read" };
+	static const char *const hdr_median[] = { "median", "read", "mmap", "hybrid",
+						  "mmap vs read" };
 	FILE *out = run->g->out;
 	struct ep_table *tab;
 	unsigned int m;
 	int k;
 
-	tab = ep_table_new(5, hdr, "lrrrr");
+	tab = ep_table_new(5, run->repeat < EP_NOISE_MIN_RUNS ? hdr_median : hdr, "lrrrr");
 	for (k = 0; tab && k < NMETRICS; k++) {
 		double imp = improvement(run, 2, k);
 
@@ -818,10 +866,12 @@ static void text_table(const struct load_run *run)
 			if (k == M_THRU && summary(run, m, M_COPIED).max <= 0)
 				ep_table_cell(tab, "-");
 			else
-				cell_figure(tab, k, summary(run, m, k));
+				cell_figure(tab, k, summary(run, m, k), run->repeat);
 		}
-		if (isnan(imp)) {
+		if (isnan(imp) || verdict(run, 2, k) == EP_VERDICT_TOO_FEW_RUNS) {
 			ep_table_cell(tab, "-");
+		} else if (verdict(run, 2, k) == EP_VERDICT_WITHIN_NOISE) {
+			ep_table_cell(tab, "within noise");
 		} else {
 			char pct[32];
 
