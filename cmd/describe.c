@@ -22,9 +22,9 @@
 #include "lib/plt.h"
 
 struct option_values {
-	const char *cmd;    /* NULL: every command */
-	const char *name;   /* the long option, without "--" */
-	const char *words;  /* its values, space-separated */
+	const char *cmd;	       /* NULL: every command */
+	const char *name;	       /* the long option, without "--" */
+	const char *words;	       /* its values, space-separated */
 	const char *(*words_fn)(void); /* or a function giving them */
 };
 

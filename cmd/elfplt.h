@@ -181,7 +181,6 @@ size_t ep_suggest(const char *typed, const char *const *cands, size_t n, const c
  * "; did you mean 'P1' or 'P2'?" into buf (prefix before each: "--"), or ""
  * when n is 0.
  */
-void ep_suggestion_text(char *buf, size_t size, const char *prefix, const char *const *v,
-			size_t n);
+void ep_suggestion_text(char *buf, size_t size, const char *prefix, const char *const *v, size_t n);
 
 #endif

@@ -892,8 +892,7 @@ static int parse_options(int argc, char **argv, struct plt_run *run)
 	int c, rc = 0;
 
 	opterr = 0;
-	while (rc == 0 &&
-	       (c = ep_getopt_long(argc, argv, EP_GLOBAL_SHORTOPTS, longopts)) != -1) {
+	while (rc == 0 && (c = ep_getopt_long(argc, argv, EP_GLOBAL_SHORTOPTS, longopts)) != -1) {
 		switch (c) {
 		case 'k':
 			rc = parse_onoff(g->cmd, "kaslr", optarg, &run->opt.kaslr);

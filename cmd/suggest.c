@@ -94,8 +94,7 @@ size_t ep_suggest(const char *typed, const char *const *cands, size_t n, const c
 	return k;
 }
 
-void ep_suggestion_text(char *buf, size_t size, const char *prefix, const char *const *v,
-			size_t n)
+void ep_suggestion_text(char *buf, size_t size, const char *prefix, const char *const *v, size_t n)
 {
 	size_t i, len;
 
@@ -105,7 +104,7 @@ void ep_suggestion_text(char *buf, size_t size, const char *prefix, const char *
 	len = (size_t)snprintf(buf, size, "; did you mean ");
 	for (i = 0; i < n && len < size; i++)
 		len += (size_t)snprintf(buf + len, size - len, "%s'%s%s'",
-					i == 0	       ? ""
+					i == 0	     ? ""
 					: i + 1 == n ? " or "
 						     : ", ",
 					prefix, v[i]);
