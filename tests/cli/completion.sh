@@ -61,6 +61,7 @@ expect 'stats --j' "--jobs= --json"
 expect '--ver' "--version"
 
 # Values: split at '=' (bash's COMP_WORDBREAKS), whole, or as the next word.
+expect 'stats --format =' "json text"
 expect 'stats --format = ""' "json text"
 expect 'stats --format = j' "json"
 expect 'stats --format=j' "--format=json"
