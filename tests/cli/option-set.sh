@@ -57,6 +57,23 @@ for cmd in stats plt load; do
 		"$(head -n 1 "$T/err")"
 done
 
+# The same words in every command's --help and manual SYNOPSIS and OPTIONS.
+for cmd in stats plt load; do
+	"$ELFPLT" $cmd --help >"$T/help"
+	for opt in "--top N" "--summary" "-o, --output FILE"; do
+		grep -q -- "^  $opt " "$T/help" || fail "$cmd --help does not list '$opt'"
+	done
+	grep -q -- "('-': standard output)" "$T/help" || fail "$cmd --help does not say what -o - is"
+	scd=$top_srcdir/man/elfplt-$cmd.1.scd
+	for opt in '\*--top\* _N_' '\*--summary\*'; do
+		sed -n '/^# SYNOPSIS/,/^# /p' "$scd" | grep -q -- "$opt" ||
+			fail "elfplt-$cmd(1) SYNOPSIS lacks $opt"
+		sed -n '/^# OPTIONS/,/^# [A-Z]/p' "$scd" | grep -q -- "^$opt" ||
+			fail "elfplt-$cmd(1) OPTIONS lacks $opt"
+	done
+done
+grep -q -- '\*-o -\* is' "$top_srcdir/man/elfplt.1.scd" || fail "elfplt(1) does not document -o -"
+
 # stats: --top ranks by relocations; --summary leaves out each file's report.
 nx=$(relocs "$x86")
 nr=$(relocs "$kmod")
