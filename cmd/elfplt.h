@@ -37,6 +37,11 @@ struct ep_global {
 	bool quiet;	    /* --quiet: no progress bar */
 };
 
+/*
+ * A command parses its options with ep_getopt_long() (cmd/getopt.c), so that
+ * did-you-mean and shell completion see its table; an option whose value is
+ * one of a few words gets a line in cmd/describe.c's table for completion.
+ */
 struct ep_cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv, struct ep_global *g);

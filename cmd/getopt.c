@@ -56,6 +56,7 @@ int ep_getopt_long(int argc, char **argv, const char *shortopts, const struct op
 
 	cur_longopts = longopts;
 	cur_shortopts = shortopts;
+	detached[0] = '\0';
 	if (listing) {
 		ep_describe_options(stdout, cur_cmd, shortopts, longopts);
 		exit(fflush(stdout) == 0 ? EP_EXIT_OK : EP_EXIT_FAILED);
