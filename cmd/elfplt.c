@@ -39,6 +39,37 @@ static const struct ep_cmd *find_command(const char *name)
 	return NULL;
 }
 
+/*
+ * "'NAME' is not a command" (what: "an elfplt command", "a help topic"), with
+ * the nearest commands (and, for help, topics) when one is close enough.
+ */
+static int not_a_command(const char *name, const char *what, bool topics)
+{
+	const char *names[NCOMMANDS + 2], *best[4];
+	char hint[256];
+	size_t i, n = 0, k;
+
+	for (i = 0; i < NCOMMANDS; i++)
+		if (!commands[i]->hidden)
+			names[n++] = commands[i]->name;
+	names[n++] = topics ? "json" : "help";
+	k = ep_suggest(name, names, n, best, sizeof(best) / sizeof(best[0]));
+	ep_suggestion_text(hint, sizeof(hint), "", best, k);
+	return ep_usage_error(NULL, "'%s' is not %s%s", name, what, hint);
+}
+
+/* --list-commands and --list-topics, for shell completion (cmd/describe.c). */
+static int list_commands(bool topics)
+{
+	size_t i;
+
+	for (i = 0; i < NCOMMANDS; i++)
+		if (!commands[i]->hidden)
+			puts(commands[i]->name);
+	puts(topics ? "json" : "help");
+	return fflush(stdout) == 0 ? EP_EXIT_OK : EP_EXIT_FAILED;
+}
+
 static void usage(FILE *f)
 {
 	size_t i;
@@ -54,7 +85,8 @@ static void usage(FILE *f)
 	      "global options (also accepted after the command):\n"
 	      "  --format=text|json  output for people (default) or machines\n"
 	      "  --json              same as --format=json\n"
-	      "  -o, --output FILE   write the report to FILE instead of standard output\n"
+	      "  -o, --output FILE   write the report to FILE instead of standard output ('-':\n"
+	      "                      standard output)\n"
 	      "  -j, --jobs N        analyse N files at a time (default: one per CPU, at most 8)\n"
 	      "  -q, --quiet         no progress bar on a terminal\n"
 	      "  --max-size=BYTES    refuse a compressed input or section that decodes to more\n"
@@ -158,7 +190,7 @@ static int cmd_help(int argc, char **argv)
 	if (strcmp(argv[1], "json") == 0)
 		return ep_show_man_page("elfplt-json", 7);
 	if (!find_command(argv[1]))
-		return ep_usage_error(NULL, "'%s' is not an elfplt command", argv[1]);
+		return not_a_command(argv[1], "a command or help topic", true);
 	return ep_show_man(argv[1]);
 }
 
@@ -173,9 +205,14 @@ int main(int argc, char **argv)
 	const struct ep_cmd *cmd;
 	int c, rc;
 
+	if (argc == 2 && strcmp(argv[1], "--list-commands") == 0)
+		return list_commands(false);
+	if (argc == 2 && strcmp(argv[1], "--list-topics") == 0)
+		return list_commands(true);
+	ep_getopt_begin(NULL, argc == 2 && strcmp(argv[1], "--list-options") == 0);
 	opterr = 0;
 	/* "+": stop at the command name so its own options reach it. */
-	while ((c = getopt_long(argc, argv, "+" EP_GLOBAL_SHORTOPTS "V", longopts, NULL)) != -1) {
+	while ((c = ep_getopt_long(argc, argv, "+" EP_GLOBAL_SHORTOPTS "V", longopts)) != -1) {
 		switch (c) {
 		case 'V':
 			printf("elfplt %s\n", PACKAGE_VERSION);
@@ -199,8 +236,11 @@ int main(int argc, char **argv)
 		return cmd_help(argc - optind, argv + optind);
 	cmd = find_command(argv[optind]);
 	if (!cmd)
-		return ep_usage_error(NULL, "'%s' is not an elfplt command", argv[optind]);
+		return not_a_command(argv[optind], "a command", false);
 	g.cmd = cmd->name;
+	/* "elfplt CMD --list-options": CMD's ep_getopt_long() prints them. */
+	ep_getopt_begin(cmd->name,
+			argc - optind == 2 && strcmp(argv[optind + 1], "--list-options") == 0);
 	argc -= optind;
 	argv += optind;
 	optind = 0; /* restart getopt for the command's own options */

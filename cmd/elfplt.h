@@ -37,6 +37,11 @@ struct ep_global {
 	bool quiet;	    /* --quiet: no progress bar */
 };
 
+/*
+ * A command parses its options with ep_getopt_long() (cmd/getopt.c), so that
+ * did-you-mean and shell completion see its table; an option whose value is
+ * one of a few words gets a line in cmd/describe.c's table for completion.
+ */
 struct ep_cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv, struct ep_global *g);
@@ -123,5 +128,64 @@ int ep_paths_get(struct ep_paths *in, const char *cmd, int argc, char **argv);
  * exit status either gave (EP_EXIT_USAGE, EP_EXIT_FAILED).
  */
 int ep_inputs_and_output(struct ep_global *g, struct ep_paths *in, int argc, char **argv);
+
+/* cmd/getopt.c: getopt_long() as every command calls it. */
+
+/*
+ * Before a command's option parsing: its name (NULL for the dispatcher), and
+ * whether it is to print its options (--list-options) instead of parsing.
+ */
+void ep_getopt_begin(const char *cmd, bool list_options);
+
+/*
+ * getopt_long() with longindex kept to itself, which also: remembers
+ * longopts and shortopts for ep_bad_option()'s suggestions; prints the
+ * options (ep_describe_options()) and exits 0 when ep_getopt_begin() asked
+ * for the list; and returns '?' for a number written apart from an option
+ * whose argument is optional ("--timing 5", no file "5"), the message for
+ * it then in ep_getopt_detached().  Every command parses with it.
+ */
+int ep_getopt_long(int argc, char **argv, const char *shortopts, const struct option *longopts);
+
+/* The tables of the last ep_getopt_long() call, or NULL before any. */
+const struct option *ep_getopt_longopts(void);
+const char *ep_getopt_shortopts(void);
+
+/* The message for a detached optional value, or NULL (see ep_getopt_long()). */
+const char *ep_getopt_detached(void);
+
+/* cmd/describe.c: the options for shell completion. */
+
+/*
+ * Print one line per spelling of each option, "--name ARG [VALUE...]" or
+ * "-c ARG [VALUE...]": ARG none, required or optional; VALUEs the words the
+ * option takes (from describe.c's table for cmd, NULL the dispatcher), or
+ * "<file>".
+ */
+void ep_describe_options(FILE *f, const char *cmd, const char *shortopts,
+			 const struct option *longopts);
+
+/* cmd/suggest.c: did you mean? */
+
+/*
+ * The weighted Damerau-Levenshtein distance from typed to want, git's
+ * weights (swap 0, add 1, substitute 2, delete 3); (unsigned)-1 when out of
+ * memory.
+ */
+unsigned int ep_edit_distance(const char *typed, const char *want);
+
+/*
+ * The candidates of cands[0..n) nearest to typed and close enough to be
+ * meant (typed starts them, or the distance is at most 1 + half typed's
+ * length), at most max of them, into out in cands' order.  Returns how many.
+ */
+size_t ep_suggest(const char *typed, const char *const *cands, size_t n, const char **out,
+		  size_t max);
+
+/*
+ * "; did you mean 'P1' or 'P2'?" into buf (prefix before each: "--"), or ""
+ * when n is 0.
+ */
+void ep_suggestion_text(char *buf, size_t size, const char *prefix, const char *const *v, size_t n);
 
 #endif

@@ -25,6 +25,7 @@
 #include "lib/load.h"
 #include "lib/proc.h"
 #include "lib/report.h"
+#include "lib/top.h"
 
 #define REPEAT_MAX 1000
 /* The JSON note of a run with no section to load. */
@@ -110,6 +111,8 @@ struct load_run {
 	struct sample *samples[NMODES]; /* [mode][repetition] */
 	struct cold_state cold;
 	bool cold_requested; /* --cold */
+	struct ep_top top;   /* --top N: the files with the most bytes to load */
+	bool summary;	     /* --summary: accepted; the report is its totals already */
 	uint64_t timer_res_ns;
 	bool peak_reset_failed;	     /* some child could not reset its VmHWM */
 	char peak_reset_reason[256]; /* the first such child's reason */
@@ -489,6 +492,13 @@ static struct ep_summary summary(const struct load_run *run, unsigned int m, int
 	return ep_summarize(v, n);
 }
 
+/* What mode index m's figure k is against read's: a result, noise, or nothing. */
+static enum ep_verdict verdict(const struct load_run *run, unsigned int m, int k)
+{
+	return ep_compare_runs(summary(run, 1, k), summary(run, m, k), run->repeat,
+			       metrics[k].floor);
+}
+
 /* Improvement of mode over read for a lower-is-better metric, in %; NAN if none. */
 static double improvement(const struct load_run *run, unsigned int m, int k)
 {
@@ -568,7 +578,7 @@ static json_t *json_mode(const struct load_run *run, unsigned int m)
 {
 	json_t *o = json_pack("{s:s, s:i}", "mode", ep_load_mode_name(run_order[m]), "repeat",
 			      (int)run->repeat);
-	json_t *vs = json_object();
+	json_t *vs = json_object(), *vv = json_object();
 	int k;
 
 	for (k = 0; k < NMETRICS; k++) {
@@ -582,14 +592,74 @@ static json_t *json_mode(const struct load_run *run, unsigned int m)
 			continue;
 		imp = improvement(run, m, k);
 		json_object_set_new(vs, metrics[k].key, isnan(imp) ? json_null() : json_real(imp));
+		json_object_set_new(vv, metrics[k].key,
+				    isnan(imp) ? json_null()
+					       : json_string(ep_verdict_name(verdict(run, m, k))));
 	}
 	if (m == 0) {
 		json_decref(vs);
+		json_decref(vv);
 		json_object_set_new(o, "startup", json_startup(run));
 	} else {
 		json_object_set_new(o, "vs_read_pct", vs);
+		json_object_set_new(o, "vs_read_verdict", vv);
 	}
 	return o;
+}
+
+/*
+ * --top N: the files measured (those left out are not) with the most
+ * section bytes to load.  Returns 0, or -1 when out of memory.
+ */
+static int top_files(struct load_run *run)
+{
+	size_t i, j;
+
+	for (i = 0; run->top.max && i < run->plan.nfiles; i++) {
+		const struct ep_load_file *f = &run->plan.files[i];
+		json_t *path = json_object_get(run->plan_json[i], "path");
+		uint64_t bytes = 0;
+
+		for (j = 0; j < f->nranges; j++)
+			bytes += f->ranges[j].size;
+		if (ep_top_add(&run->top, path ? json_string_value(path) : f->path, bytes, NULL))
+			return -1;
+	}
+	return 0;
+}
+
+static json_t *top_json(const struct load_run *run)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a && i < run->top.n; i++)
+		json_array_append_new(a, json_pack("{s:s, s:I}", "path", run->top.v[i].path,
+						   "bytes", (json_int_t)run->top.v[i].key));
+	return a;
+}
+
+static void top_text(const struct load_run *run)
+{
+	static const char *const hdr[] = { "#", "bytes", "file" };
+	FILE *out = run->g->out;
+	struct ep_table *t;
+	size_t i;
+
+	if (!run->top.n)
+		return;
+	fprintf(out, "\ntop %zu %s by bytes loaded:\n", run->top.n,
+		ep_plural(run->top.n, "file", "files"));
+	t = ep_table_new(3, hdr, "rrl");
+	for (i = 0; t && i < run->top.n; i++) {
+		ep_table_row(t);
+		ep_table_cell_u64(t, i + 1);
+		ep_table_cell_u64(t, run->top.v[i].key);
+		ep_table_cell_str(t, run->top.v[i].path);
+	}
+	if (t)
+		ep_table_print(t, out, "  ");
+	ep_table_free(t);
 }
 
 static void report_json(struct load_run *run, const struct ep_load_totals *t)
@@ -632,10 +702,12 @@ static void report_json(struct load_run *run, const struct ep_load_totals *t)
 	json_object_set_new(doc, "timer_resolution_ns",
 			    json_integer((json_int_t)run->timer_res_ns));
 	json_object_update_new(json_object_get(doc, "totals"),
-			       json_pack("{s:I, s:I, s:I, s:I, s:I}", "files", (json_int_t)t->files,
-					 "files_failed", (json_int_t)run->nfailed, "skipped",
+			       json_pack("{s:I, s:I, s:I, s:I, s:I, s:o}", "files",
+					 (json_int_t)t->files, "files_failed",
+					 (json_int_t)run->nfailed, "skipped",
 					 (json_int_t)ep_inputs_skipped(), "sections",
-					 (json_int_t)t->sections, "bytes", (json_int_t)t->bytes));
+					 (json_int_t)t->sections, "bytes", (json_int_t)t->bytes,
+					 "top", top_json(run)));
 }
 
 /*
@@ -659,11 +731,16 @@ static void format_value(char *buf, size_t size, int k, double x)
 	drop_zero_sign(buf);
 }
 
-static void cell_figure(struct ep_table *tab, int k, struct ep_summary s)
+/* "median [min..max]"; the median alone from fewer than EP_NOISE_MIN_RUNS runs. */
+static void cell_figure(struct ep_table *tab, int k, struct ep_summary s, unsigned int runs)
 {
 	char med[32], lo[32], hi[32];
 
 	format_value(med, sizeof(med), k, s.median);
+	if (runs < EP_NOISE_MIN_RUNS) {
+		ep_table_cell_str(tab, med);
+		return;
+	}
 	format_value(lo, sizeof(lo), k, s.min);
 	format_value(hi, sizeof(hi), k, s.max);
 	ep_table_cell(tab, "%s [%s..%s]", med, lo, hi);
@@ -688,6 +765,34 @@ static void text_cache_line(FILE *out, const struct cold_state *cold)
 			" mean little\n",
 			cold->drops - cold->drops_clean, cold->drops, cold->resident_max,
 			cold->file_pages);
+}
+
+/*
+ * The measurement's own floor, beside the figures: what the empty child's
+ * load phase costs (the baseline every figure has subtracted), the clock's
+ * resolution, and what the "mmap vs read" column can claim from this many
+ * runs.
+ */
+static void text_floor(const struct load_run *run)
+{
+	FILE *out = run->g->out;
+
+	/* Microseconds: the empty load phase is far below the table's 0.001 ms. */
+	fprintf(out,
+		"  floor: empty child %.1f us wall, %.0f minor faults, %.0f KiB peak RSS;"
+		" clock resolution %" PRIu64 " ns\n",
+		summary(run, 0, M_WALL).median * 1e6, summary(run, 0, M_MINFLT).median,
+		summary(run, 0, M_HWM).median, run->timer_res_ns);
+	if (run->repeat < EP_NOISE_MIN_RUNS)
+		fprintf(out,
+			"  mmap vs read: not judged from %u %s; noise needs %d runs or more"
+			" (--repeat %d)\n",
+			run->repeat, ep_plural(run->repeat, "run", "runs"), EP_NOISE_MIN_RUNS,
+			EP_NOISE_MIN_RUNS);
+	else
+		fputs("  mmap vs read: a difference where the runs' [min..max] do not overlap,"
+		      " else within noise\n",
+		      out);
 }
 
 /* The text report's header: what was measured, and how. */
@@ -724,8 +829,9 @@ static void text_header(const struct load_run *run, const struct ep_load_totals 
 	text_cache_line(out, &run->cold);
 	fprintf(out,
 		"  runs per mode: %u, interleaved; each figure is the load phase alone, minus"
-		" the empty child's median; timer resolution %" PRIu64 " ns\n",
-		run->repeat, run->timer_res_ns);
+		" the empty child's median\n",
+		run->repeat);
+	text_floor(run);
 	fprintf(out,
 		"  start-up of every child (not in the figures): peak RSS %.0f KiB,"
 		" %.0f minor faults\n",
@@ -742,12 +848,14 @@ static void text_table(const struct load_run *run)
 {
 	static const char *const hdr[] = { "median [min..max]", "read", "mmap", "hybrid",
 					   "mmap vs read" };
+	static const char *const hdr_median[] = { "median", "read", "mmap", "hybrid",
+						  "mmap vs read" };
 	FILE *out = run->g->out;
 	struct ep_table *tab;
 	unsigned int m;
 	int k;
 
-	tab = ep_table_new(5, hdr, "lrrrr");
+	tab = ep_table_new(5, run->repeat < EP_NOISE_MIN_RUNS ? hdr_median : hdr, "lrrrr");
 	for (k = 0; tab && k < NMETRICS; k++) {
 		double imp = improvement(run, 2, k);
 
@@ -758,10 +866,12 @@ static void text_table(const struct load_run *run)
 			if (k == M_THRU && summary(run, m, M_COPIED).max <= 0)
 				ep_table_cell(tab, "-");
 			else
-				cell_figure(tab, k, summary(run, m, k));
+				cell_figure(tab, k, summary(run, m, k), run->repeat);
 		}
-		if (isnan(imp)) {
+		if (isnan(imp) || verdict(run, 2, k) == EP_VERDICT_TOO_FEW_RUNS) {
 			ep_table_cell(tab, "-");
+		} else if (verdict(run, 2, k) == EP_VERDICT_WITHIN_NOISE) {
+			ep_table_cell(tab, "within noise");
 		} else {
 			char pct[32];
 
@@ -780,6 +890,7 @@ static void report_text(struct load_run *run, const struct ep_load_totals *t)
 	text_header(run, t);
 	fputc('\n', run->g->out);
 	text_table(run);
+	top_text(run);
 }
 
 /* --- options and planning --------------------------------------------------- */
@@ -913,7 +1024,8 @@ static void plan_error(const char *path, const struct ep_error *err, void *ctx)
 static void load_usage(FILE *f)
 {
 	fputs("usage: elfplt load [--sections=relocs|alloc|all] [--repeat N]\n"
-	      "                   [--threshold BYTES] [--cold] [-j N] [-q] [--max-size=BYTES]\n"
+	      "                   [--threshold BYTES] [--cold] [--top N] [--summary]\n"
+	      "                   [-j N] [-q] [--max-size=BYTES]\n"
 	      "                   [--format=text|json] [-o FILE] [PATH...]\n"
 	      "Page faults, resident memory and time of loading sections by read-copy, by mmap\n"
 	      "and by binutils' hybrid rule, each run in a fresh process.\n"
@@ -924,6 +1036,8 @@ static void load_usage(FILE *f)
 	      "  --threshold BYTES   hybrid maps sections of at least BYTES (default 4 pages;\n"
 	      "                      K, M, G suffixes: KiB, MiB, GiB)\n"
 	      "  --cold              drop the inputs from the page cache before every run\n"
+	      "  --top N             list the N files with the most bytes to load\n"
+	      "  --summary           the totals only (load's report is its totals already)\n"
 	      "  -j, --jobs N        read N files' headers at a time to plan (default: one per\n"
 	      "                      CPU, at most 8); the measured runs are one at a time\n"
 	      "  -q, --quiet         no progress bar on a terminal\n"
@@ -931,7 +1045,7 @@ static void load_usage(FILE *f)
 	      "                      than BYTES (K, M, G suffixes; default 1G)\n"
 	      "  --format=text|json  output for people (default) or machines (elfplt-load/1)\n"
 	      "  --json              same as --format=json\n"
-	      "  -o, --output FILE   write the report to FILE\n"
+	      "  -o, --output FILE   write the report to FILE ('-': standard output)\n"
 	      "See 'elfplt help load' for the whole manual.\n",
 	      f);
 }
@@ -958,6 +1072,7 @@ static void run_free(struct load_run *run)
 	if (run->plan_fd >= 0)
 		close(run->plan_fd);
 	ep_load_plan_free(&run->plan);
+	ep_top_free(&run->top);
 	free(run->plan_json);
 	json_decref(run->doc);
 }
@@ -993,6 +1108,8 @@ static int load_options(int argc, char **argv, struct ep_global *g, struct load_
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "threshold", required_argument, NULL, 't' },
 		{ "cold", no_argument, NULL, 'c' },
+		{ "top", required_argument, NULL, 'T' },
+		{ "summary", no_argument, NULL, 'S' },
 		EP_GLOBAL_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1000,7 +1117,7 @@ static int load_options(int argc, char **argv, struct ep_global *g, struct load_
 	int c, rc;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, EP_GLOBAL_SHORTOPTS, longopts, NULL)) != -1) {
+	while ((c = ep_getopt_long(argc, argv, EP_GLOBAL_SHORTOPTS, longopts)) != -1) {
 		switch (c) {
 		case 's':
 			if (ep_section_set_parse(optarg, &run->set))
@@ -1028,6 +1145,15 @@ static int load_options(int argc, char **argv, struct ep_global *g, struct load_
 			break;
 		case 'c':
 			run->cold_requested = true;
+			break;
+		case 'T':
+			if (ep_top_parse(optarg, &run->top.max))
+				return ep_usage_error(g->cmd,
+						      "--top takes a positive number, not '%s'",
+						      optarg);
+			break;
+		case 'S':
+			run->summary = true;
 			break;
 		case 'h':
 			load_usage(stdout);
@@ -1075,6 +1201,11 @@ static int cmd_load(int argc, char **argv, struct ep_global *g)
 	ep_load_plan_totals(&run.plan, &totals);
 	if (nothing_to_load(g, &run, &totals, " left"))
 		goto out;
+	if (top_files(&run)) {
+		fputs("elfplt: load: out of memory for --top\n", stderr);
+		status = EP_EXIT_FAILED;
+		goto out;
+	}
 	if (g->format == EP_FORMAT_JSON) {
 		report_json(&run, &totals);
 		if (ep_report_write_json(run.doc, g->out))

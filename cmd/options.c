@@ -32,13 +32,41 @@ int ep_usage_error(const char *cmd, const char *fmt, ...)
 	return EP_EXIT_USAGE;
 }
 
+/*
+ * The long options of the current table that typed (an unknown "--name" or
+ * "--name=value", dashes and value dropped) may have meant, as "; did you
+ * mean ..." into buf.  A prefix of several is getopt's "ambiguous": those
+ * are listed.
+ */
+static void option_suggestions(const char *typed, char *buf, size_t size)
+{
+	const struct option *o = ep_getopt_longopts();
+	const char *names[64], *best[8];
+	char word[128];
+	size_t n = 0, k;
+
+	buf[0] = '\0';
+	if (!o || strncmp(typed, "--", 2) != 0)
+		return;
+	snprintf(word, sizeof(word), "%.*s", (int)strcspn(typed + 2, "="), typed + 2);
+	for (; o->name && n < sizeof(names) / sizeof(names[0]); o++)
+		names[n++] = o->name;
+	k = ep_suggest(word, names, n, best, sizeof(best) / sizeof(best[0]));
+	ep_suggestion_text(buf, size, "--", best, k);
+}
+
 int ep_bad_option(const char *cmd, int c, char **argv)
 {
+	char hint[512];
+
+	if (ep_getopt_detached())
+		return ep_usage_error(cmd, "%s", ep_getopt_detached());
 	if (c == ':')
 		return ep_usage_error(cmd, "option '%s' needs an argument", argv[optind - 1]);
 	if (optopt)
 		return ep_usage_error(cmd, "unknown option '-%c'", optopt);
-	return ep_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+	option_suggestions(argv[optind - 1], hint, sizeof(hint));
+	return ep_usage_error(cmd, "unknown option '%s'%s", argv[optind - 1], hint);
 }
 
 int ep_other_option(struct ep_global *g, int c, char **argv)

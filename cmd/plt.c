@@ -810,7 +810,7 @@ static void plt_usage(FILE *f)
 	      "                           more than BYTES (K, M, G suffixes; default 1G)\n"
 	      "  --format=text|json       output for people (default) or machines (elfplt-plt/2)\n"
 	      "  --json                   same as --format=json\n"
-	      "  -o, --output FILE        write the report to FILE\n"
+	      "  -o, --output FILE        write the report to FILE ('-': standard output)\n"
 	      "models, in the order they are tried:\n",
 	      f);
 	for (i = 0; ep_plt_models[i]; i++)
@@ -892,8 +892,7 @@ static int parse_options(int argc, char **argv, struct plt_run *run)
 	int c, rc = 0;
 
 	opterr = 0;
-	while (rc == 0 &&
-	       (c = getopt_long(argc, argv, EP_GLOBAL_SHORTOPTS, longopts, NULL)) != -1) {
+	while (rc == 0 && (c = ep_getopt_long(argc, argv, EP_GLOBAL_SHORTOPTS, longopts)) != -1) {
 		switch (c) {
 		case 'k':
 			rc = parse_onoff(g->cmd, "kaslr", optarg, &run->opt.kaslr);

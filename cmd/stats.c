@@ -41,7 +41,7 @@ struct file_result {
 	uint32_t ntypes;
 };
 
-/* The run; compute_file() only reads g, tops.max and json. */
+/* The run; compute_file() only reads g, tops.max, summary and json. */
 struct stats_run {
 	struct ep_global *g;
 	bool json; /* --format=json */
@@ -52,6 +52,7 @@ struct stats_run {
 	struct machine_totals *machines;
 	size_t nmachines;
 	struct ep_top tops; /* the --top files so far, by relocations */
+	bool summary;	    /* --summary: text has the totals only */
 	bool nomem;
 };
 
@@ -365,7 +366,7 @@ static int render_file(const struct stats_run *run, struct ep_image *img,
 	*out_len = 0;
 	if (run->json)
 		return ep_render_json(json_file(img, blob, fs), out, out_len);
-	if (run->tops.max)
+	if (run->tops.max || run->summary)
 		return 0;
 	return ep_render_text(print_one, &args, out, out_len);
 }
@@ -493,7 +494,7 @@ static void totals_text(struct stats_run *run)
 	char mbuf[32];
 	size_t i, ntop = run->tops.n;
 
-	if (run->nfiles + run->nfailed <= 1 && !run->tops.max)
+	if (run->nfiles + run->nfailed <= 1 && !run->tops.max && !run->summary)
 		return;
 	fprintf(out,
 		"total: %" PRIu64 " %s, %" PRIu64 " %s in %" PRIu64 " %s; text %" PRIu64
@@ -545,12 +546,13 @@ static void run_free(struct stats_run *run)
 
 static void stats_usage(FILE *f)
 {
-	fputs("usage: elfplt stats [--top N] [-j N] [-q] [--max-size=BYTES]\n"
+	fputs("usage: elfplt stats [--top N] [--summary] [-j N] [-q] [--max-size=BYTES]\n"
 	      "                    [--format=text|json] [-o FILE] [PATH...]\n"
 	      "Relocation statistics of ELF files; directories are searched for ELF files.\n"
 	      "With no PATH, the running kernel's modules in /lib/modules/$(uname -r).\n\n"
 	      "  --top N             list the N files with most relocations (text: instead of\n"
 	      "                      each file's details)\n"
+	      "  --summary           the totals only, not each file's details (text)\n"
 	      "  -j, --jobs N        analyse N files at a time (default: one per CPU, at most\n"
 	      "                      8); the report is the same for any N\n"
 	      "  -q, --quiet         no progress bar on a terminal\n"
@@ -558,7 +560,7 @@ static void stats_usage(FILE *f)
 	      "                      than BYTES (K, M, G suffixes; default 1G)\n"
 	      "  --format=text|json  output for people (default) or machines (elfplt-stats/1)\n"
 	      "  --json              same as --format=json\n"
-	      "  -o, --output FILE   write the report to FILE\n"
+	      "  -o, --output FILE   write the report to FILE ('-': standard output)\n"
 	      "See 'elfplt help stats' for the whole manual.\n",
 	      f);
 }
@@ -567,6 +569,7 @@ static int cmd_stats(int argc, char **argv, struct ep_global *g)
 {
 	static const struct option longopts[] = {
 		{ "top", required_argument, NULL, 't' },
+		{ "summary", no_argument, NULL, 's' },
 		EP_GLOBAL_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -577,13 +580,16 @@ static int cmd_stats(int argc, char **argv, struct ep_global *g)
 
 	/* Our own messages, so they start "elfplt: " like every other one. */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, EP_GLOBAL_SHORTOPTS, longopts, NULL)) != -1) {
+	while ((c = ep_getopt_long(argc, argv, EP_GLOBAL_SHORTOPTS, longopts)) != -1) {
 		switch (c) {
 		case 't':
 			if (ep_top_parse(optarg, &run.tops.max))
 				return ep_usage_error(g->cmd,
 						      "--top takes a positive number, not '%s'",
 						      optarg);
+			break;
+		case 's':
+			run.summary = true;
 			break;
 		case 'h':
 			stats_usage(stdout);

@@ -407,3 +407,23 @@ struct ep_summary ep_summarize(double *v, size_t n)
 	s.median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 	return s;
 }
+
+enum ep_verdict ep_compare_runs(struct ep_summary ref, struct ep_summary mode, size_t runs,
+				double floor)
+{
+	if (runs < EP_NOISE_MIN_RUNS)
+		return EP_VERDICT_TOO_FEW_RUNS;
+	if (ref.median < floor)
+		return EP_VERDICT_BELOW_FLOOR;
+	if (ref.min <= mode.max && mode.min <= ref.max)
+		return EP_VERDICT_WITHIN_NOISE;
+	return EP_VERDICT_RESULT;
+}
+
+const char *ep_verdict_name(enum ep_verdict v)
+{
+	static const char *const names[] = { "result", "within_noise", "too_few_runs",
+					     "below_floor" };
+
+	return (unsigned int)v < sizeof(names) / sizeof(names[0]) ? names[v] : NULL;
+}

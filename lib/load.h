@@ -129,4 +129,28 @@ struct ep_summary {
 /* Summarise v[0..n); v is sorted in place.  n 0 gives all zeros. */
 struct ep_summary ep_summarize(double *v, size_t n);
 
+/* The fewest runs whose [min..max] range says anything about noise. */
+#define EP_NOISE_MIN_RUNS 3
+
+/* What a difference between two modes' runs of one figure is. */
+enum ep_verdict {
+	EP_VERDICT_RESULT,	 /* the ranges do not overlap: a difference */
+	EP_VERDICT_WITHIN_NOISE, /* they overlap: no difference can be told */
+	EP_VERDICT_TOO_FEW_RUNS, /* fewer than EP_NOISE_MIN_RUNS runs: no range */
+	EP_VERDICT_BELOW_FLOOR,	 /* the reference's median is below the floor */
+};
+
+/*
+ * Compare mode with ref (each the summary of runs runs of one figure, in
+ * the same unit as floor): a result only when the two [min..max] ranges do
+ * not overlap, so that the spread of the runs themselves is the noise
+ * measured; nothing is said from fewer than EP_NOISE_MIN_RUNS runs, nor of
+ * a ref whose median is below floor (a figure too small to measure).
+ */
+enum ep_verdict ep_compare_runs(struct ep_summary ref, struct ep_summary mode, size_t runs,
+				double floor);
+
+/* "result", "within_noise", "too_few_runs", "below_floor"; NULL if out of range. */
+const char *ep_verdict_name(enum ep_verdict v);
+
 #endif

@@ -95,6 +95,26 @@ static void test_summary(void)
 	CHECK(s.median == 0 && s.min == 0 && s.max == 0);
 }
 
+/* ep_compare_runs(): ranges by hand. */
+static void test_verdict(void)
+{
+	struct ep_summary read = { 10, 9, 12 }, apart = { 5, 4, 8 }, touching = { 7, 5, 9 },
+			  inside = { 10.5, 10, 11 }, point = { 4, 4, 4 };
+
+	/* [4..8] and [9..12] do not meet: a result. */
+	CHECK(ep_compare_runs(read, apart, 3, 1) == EP_VERDICT_RESULT);
+	/* [5..9] meets [9..12] at 9: noise, however far apart the medians. */
+	CHECK(ep_compare_runs(read, touching, 5, 1) == EP_VERDICT_WITHIN_NOISE);
+	CHECK(ep_compare_runs(read, inside, 3, 1) == EP_VERDICT_WITHIN_NOISE);
+	/* The same ranges from 1 or 2 runs say nothing. */
+	CHECK(ep_compare_runs(read, apart, 1, 1) == EP_VERDICT_TOO_FEW_RUNS);
+	CHECK(ep_compare_runs(read, point, 2, 1) == EP_VERDICT_TOO_FEW_RUNS);
+	/* read's median 10 under a floor of 16: too small to compare. */
+	CHECK(ep_compare_runs(read, apart, 3, 16) == EP_VERDICT_BELOW_FLOOR);
+	CHECK(strcmp(ep_verdict_name(EP_VERDICT_WITHIN_NOISE), "within_noise") == 0);
+	CHECK(ep_verdict_name((enum ep_verdict)99) == NULL);
+}
+
 static void test_names(void)
 {
 	enum ep_load_mode m;
@@ -113,6 +133,7 @@ int main(void)
 	test_checksum();
 	test_plan();
 	test_summary();
+	test_verdict();
 	test_names();
 	if (check_status())
 		return 1;
