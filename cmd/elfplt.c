@@ -89,8 +89,14 @@ int ep_global_option(struct ep_global *g, int c, const char *arg)
 			g->format = EP_FORMAT_TEXT;
 		else if (strcmp(arg, "json") == 0)
 			g->format = EP_FORMAT_JSON;
+		else if (strcmp(arg, "markdown") == 0)
+			g->format = EP_FORMAT_MARKDOWN;
+		else if (strcmp(arg, "openmetrics") == 0)
+			g->format = EP_FORMAT_OPENMETRICS;
 		else {
-			ep_usage_error(g->cmd, "--format takes text or json, not '%s'", arg);
+			ep_usage_error(g->cmd,
+				       "--format takes text, json, markdown or openmetrics, not '%s'",
+				       arg);
 			return -1;
 		}
 		return 1;

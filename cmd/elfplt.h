@@ -88,6 +88,15 @@ int ep_show_man(const char *cmd);
 
 /* cmd/options.c, the end of every command's option parsing: */
 
+/* A bit per enum ep_format, for ep_format_check(). */
+#define EP_FORMAT_BIT(f) (1u << (f))
+
+/*
+ * After the options: a usage error (EP_EXIT_USAGE) when g->format is not
+ * one of the formats (EP_FORMAT_BIT()s) the command writes; else 0.
+ */
+int ep_format_check(const struct ep_global *g, unsigned int formats);
+
 /*
  * The end of every command's getopt_long() switch, for what is not the
  * command's own: a global option (returns 0), or an unknown option or a
