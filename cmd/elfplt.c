@@ -24,6 +24,7 @@ static const struct ep_cmd *const commands[] = {
 	&ep_cmd_stats,
 	&ep_cmd_plt,
 	&ep_cmd_load,
+	&ep_cmd_diff,
 	&ep_cmd_load_child,
 };
 
