@@ -56,6 +56,29 @@ check "text --top 1: one file" "lib.a(net.o)" "$(grep -E '^(lib|net|drv)' "$T/ou
 grep -q '^3 more files not shown' "$T/out" || fail "text --top 1: no count of the rest"
 grep -q '^relocations  *10  *18  *+8  *+80.0%$' "$T/out" || fail "text: totals row: $(cat "$T/out")"
 
+# The documents validate against schema/elfplt-diff.schema.json (draft
+# 2020-12), with gates too, where python3-jsonschema is installed.
+run_diff --json --per-file --fail-above relocations=+3 --fail-above size.text=+50% \
+	"$T/old" "$T/new"
+cp "$T/out" "$T/gates.json"
+for p in /usr/bin/python3 python3; do
+	"$p" -c 'import jsonschema' 2>/dev/null || continue
+	# The schema can refuse: a document without its verdict.
+	"$JQ" 'del(.verdict)' "$T/gates.json" >"$T/bad.json"
+	for d in trees gates bad; do
+		"$p" -c '
+import json, sys, jsonschema
+schema = json.load(open(sys.argv[1]))
+jsonschema.Draft202012Validator.check_schema(schema)
+jsonschema.Draft202012Validator(schema).validate(json.load(open(sys.argv[2])))
+' "$top_srcdir/schema/elfplt-diff.schema.json" "$T/$d.json" &&
+			res=valid || res=invalid
+		[ "$d" = bad ] && want=invalid || want=valid
+		check "$d.json against elfplt-diff.schema.json" "$want" "$res"
+	done
+	break
+done
+
 # A model change: an arm64 module against an x86-64 object, one file each,
 # paired whatever their names.  plt-arm64-basic.yaml's header: 12
 # relocations (8 + 3 + 1), 10 slots (core 6, init 2, trampoline 2).
