@@ -103,8 +103,7 @@ static json_t *run_report(const struct ep_global *g, const char *cmd, const char
 		close(fds[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	if (!WIFEXITED(status) || (WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != 1) ||
-	    !doc) {
+	if (!WIFEXITED(status) || (WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != 1) || !doc) {
 		json_decref(doc);
 		return NULL;
 	}
@@ -194,7 +193,8 @@ static const char *pct_str(char *buf, size_t size, const json_t *c)
 	else
 		snprintf(buf, size, "new");
 	if (strcmp(buf, "+0.0%") == 0 || strcmp(buf, "-0.0%") == 0)
-		snprintf(buf, size, "%s", ival(c, "delta") ? (ival(c, "delta") > 0 ? "+0.0%" : "-0.0%") : "0.0%");
+		snprintf(buf, size, "%s",
+			 ival(c, "delta") ? (ival(c, "delta") > 0 ? "+0.0%" : "-0.0%") : "0.0%");
 	return buf;
 }
 
@@ -254,8 +254,8 @@ static void md_header(FILE *f, const char *const *hdr, const char *align, size_t
 }
 
 /* The change c of metric name as cells after the lead cells lead[0..nlead). */
-static void change_row(struct row_sink *k, const char *const *lead, size_t nlead,
-		       const char *name, const json_t *c)
+static void change_row(struct row_sink *k, const char *const *lead, size_t nlead, const char *name,
+		       const json_t *c)
 {
 	char b[32], a[32], d[32], p[32];
 	const char *cells[8];
@@ -284,7 +284,8 @@ static void print_totals(const struct diff_run *run, const json_t *doc, bool md)
 		md_header(out, hdr, "lrrrr", 5);
 	else
 		k.t = ep_table_new(5, hdr, "lrrrr");
-	json_array_foreach(json_object_get(doc, "metrics"), i, name) {
+	json_array_foreach(json_object_get(doc, "metrics"), i, name)
+	{
 		const char *mn = json_string_value(name);
 
 		change_row(&k, NULL, 0, mn, json_object_get(tm, mn));
@@ -298,15 +299,16 @@ static void print_totals(const struct diff_run *run, const json_t *doc, bool md)
 /* The per-file rows: changed metrics of changed, added and removed files. */
 static void print_files(const struct diff_run *run, const json_t *doc, bool md)
 {
-	static const char *const hdr[] = { "file", "status", "metric", "before",
-					   "after", "delta", "percent" };
+	static const char *const hdr[] = { "file",  "status", "metric", "before",
+					   "after", "delta",  "percent" };
 	FILE *out = run->g->out;
 	struct row_sink k = { NULL, md ? out : NULL };
 	uint64_t shown = 0, hidden = 0;
 	json_t *f, *name;
 	size_t i, j;
 
-	json_array_foreach(json_object_get(doc, "files"), i, f) {
+	json_array_foreach(json_object_get(doc, "files"), i, f)
+	{
 		const char *status = json_string_value(json_object_get(f, "status"));
 		const char *lead[2] = { json_string_value(json_object_get(f, "path")), status };
 		const json_t *fm = json_object_get(f, "metrics");
@@ -325,7 +327,8 @@ static void print_files(const struct diff_run *run, const json_t *doc, bool md)
 				k.t = ep_table_new(7, hdr, "lllrrrr");
 		}
 		shown++;
-		json_array_foreach(json_object_get(doc, "metrics"), j, name) {
+		json_array_foreach(json_object_get(doc, "metrics"), j, name)
+		{
 			const char *mn = json_string_value(name);
 			const json_t *c = json_object_get(fm, mn);
 
@@ -339,8 +342,8 @@ static void print_files(const struct diff_run *run, const json_t *doc, bool md)
 		ep_table_free(k.t);
 	}
 	if (hidden)
-		fprintf(out, "%s%" PRIu64 " more %s not shown (--top %" PRIu64 ")\n", md ? "\n" : "",
-			hidden, ep_plural(hidden, "file", "files"), run->top);
+		fprintf(out, "%s%" PRIu64 " more %s not shown (--top %" PRIu64 ")\n",
+			md ? "\n" : "", hidden, ep_plural(hidden, "file", "files"), run->top);
 }
 
 /* "gate relocations +5%: 100 -> 106, at most 105" for result r of gate g. */
@@ -363,13 +366,14 @@ static void report_gates(const json_t *doc)
 	size_t i, j;
 
 	json_array_foreach(json_object_get(doc, "gates"), i, g)
-		json_array_foreach(json_object_get(g, "results"), j, r) {
-			if (!json_is_true(json_object_get(r, "tripped")))
-				continue;
-			fputs("elfplt: gate tripped: ", stderr);
-			gate_line(stderr, g, r, "->");
-			fputc('\n', stderr);
-		}
+		json_array_foreach(json_object_get(g, "results"), j, r)
+	{
+		if (!json_is_true(json_object_get(r, "tripped")))
+			continue;
+		fputs("elfplt: gate tripped: ", stderr);
+		gate_line(stderr, g, r, "->");
+		fputc('\n', stderr);
+	}
 }
 
 static void print_header(const struct diff_run *run, const json_t *doc)
@@ -399,17 +403,17 @@ static void md_verdict(FILE *out, const json_t *doc)
 
 	fprintf(out, "\n**elfplt diff: %s**",
 		strcmp(json_string_value(json_object_get(doc, "verdict")), "pass") == 0 ? "pass"
-											 : "FAIL");
+											: "FAIL");
 	if (!json_array_size(gates))
 		fputs(" (no gates)", out);
-	json_array_foreach(gates, i, g)
-		json_array_foreach(json_object_get(g, "results"), j, r) {
-			if (!json_is_true(json_object_get(r, "tripped")))
-				continue;
-			fputs(sep, out);
-			gate_line(out, g, r, "→");
-			sep = "; ";
-		}
+	json_array_foreach(gates, i, g) json_array_foreach(json_object_get(g, "results"), j, r)
+	{
+		if (!json_is_true(json_object_get(r, "tripped")))
+			continue;
+		fputs(sep, out);
+		gate_line(out, g, r, "→");
+		sep = "; ";
+	}
 	if (!strcmp(sep, ": ") && json_array_size(gates))
 		fprintf(out, ": %zu %s held", json_array_size(gates),
 			ep_plural(json_array_size(gates), "gate", "gates"));
@@ -430,7 +434,8 @@ static int print_openmetrics(FILE *out, const json_t *doc)
 	int rc;
 
 	for (w = 0; w < 3; w++)
-		json_array_foreach(json_object_get(doc, "metrics"), i, name) {
+		json_array_foreach(json_object_get(doc, "metrics"), i, name)
+		{
 			const char *label[2] = { "metric", json_string_value(name) };
 			char fam[32];
 
@@ -439,12 +444,14 @@ static int print_openmetrics(FILE *out, const json_t *doc)
 				  (double)ival(json_object_get(tm, json_string_value(name)),
 					       what[w]));
 		}
-	json_object_foreach((json_t *)tf, key, v) {
+	json_object_foreach((json_t *)tf, key, v)
+	{
 		const char *label[2] = { "status", key };
 
 		ep_om_add(&om, "elfplt_diff_files", label, 1, (double)json_integer_value(v));
 	}
-	json_array_foreach(json_object_get(doc, "gates"), i, g) {
+	json_array_foreach(json_object_get(doc, "gates"), i, g)
+	{
 		const char *label[4] = { "metric", json_string_value(json_object_get(g, "metric")),
 					 "limit", json_string_value(json_object_get(g, "limit")) };
 

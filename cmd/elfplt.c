@@ -95,9 +95,10 @@ int ep_global_option(struct ep_global *g, int c, const char *arg)
 		else if (strcmp(arg, "openmetrics") == 0)
 			g->format = EP_FORMAT_OPENMETRICS;
 		else {
-			ep_usage_error(g->cmd,
-				       "--format takes text, json, markdown or openmetrics, not '%s'",
-				       arg);
+			ep_usage_error(
+				g->cmd,
+				"--format takes text, json, markdown or openmetrics, not '%s'",
+				arg);
 			return -1;
 		}
 		return 1;

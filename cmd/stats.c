@@ -597,7 +597,7 @@ static int cmd_stats(int argc, char **argv, struct ep_global *g)
 		}
 	}
 	rc = ep_format_check(g, EP_FORMAT_BIT(EP_FORMAT_TEXT) | EP_FORMAT_BIT(EP_FORMAT_JSON) |
-				       EP_FORMAT_BIT(EP_FORMAT_OPENMETRICS));
+					EP_FORMAT_BIT(EP_FORMAT_OPENMETRICS));
 	if (rc)
 		return rc;
 	rc = ep_inputs_and_output(g, &in, argc, argv);

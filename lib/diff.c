@@ -26,14 +26,14 @@ static const struct {
 	bool family;
 	bool plt; /* from elfplt-plt, else elfplt-stats */
 } known[] = {
-	{ "relocations", false, false },	  { "relocations.type.", true, false },
-	{ "relocations.section.", true, false },  { "dynamic.", true, false },
-	{ "relr.savings_bytes", false, false },	  { "size.text", false, false },
-	{ "size.data", false, false },		  { "size.bss", false, false },
-	{ "slots.reserved", false, true },	  { "slots.minimum", false, true },
-	{ "bytes.reserved", false, true },	  { "bytes.minimum", false, true },
-	{ "slots.reserved.", true, true },	  { "slots.minimum.", true, true },
-	{ "bytes.reserved.", true, true },	  { "bytes.minimum.", true, true },
+	{ "relocations", false, false },	 { "relocations.type.", true, false },
+	{ "relocations.section.", true, false }, { "dynamic.", true, false },
+	{ "relr.savings_bytes", false, false },	 { "size.text", false, false },
+	{ "size.data", false, false },		 { "size.bss", false, false },
+	{ "slots.reserved", false, true },	 { "slots.minimum", false, true },
+	{ "bytes.reserved", false, true },	 { "bytes.minimum", false, true },
+	{ "slots.reserved.", true, true },	 { "slots.minimum.", true, true },
+	{ "bytes.reserved.", true, true },	 { "bytes.minimum.", true, true },
 };
 
 #define NKNOWN (sizeof(known) / sizeof(known[0]))
@@ -104,7 +104,8 @@ static int stats_metrics(json_t *m, const json_t *f)
 
 	if (int_at(rel, "total", &v))
 		rc |= add(m, "relocations", v);
-	json_array_foreach(json_object_get(rel, "by_type"), i, e) {
+	json_array_foreach(json_object_get(rel, "by_type"), i, e)
+	{
 		const char *name = label_of(e);
 		char unknown[32];
 		int64_t value = 0;
@@ -118,13 +119,15 @@ static int stats_metrics(json_t *m, const json_t *f)
 		}
 		rc |= addf(m, v, "relocations.type.%s", name);
 	}
-	json_array_foreach(json_object_get(rel, "sections"), i, e) {
+	json_array_foreach(json_object_get(rel, "sections"), i, e)
+	{
 		const char *kind = label_of(json_object_get(e, "kind"));
 
 		if (kind && int_at(e, "relocations", &v))
 			rc |= addf(m, v, "relocations.section.%s", kind);
 	}
-	json_object_foreach((json_t *)dyn, key, e) {
+	json_object_foreach((json_t *)dyn, key, e)
+	{
 		if (json_is_integer(e))
 			rc |= addf(m, json_integer_value(e), "dynamic.%s", key);
 	}
@@ -155,7 +158,8 @@ static int plt_metrics(json_t *m, const json_t *f)
 		for (h = 0; h < 2; h++) {
 			snprintf(name, sizeof(name), "%s.%s", what[w], how[h]);
 			rc |= add(m, name, int_at(o, how[h], &v) ? v : 0);
-			json_array_foreach(json_object_get(o, per[w]), i, e) {
+			json_array_foreach(json_object_get(o, per[w]), i, e)
+			{
 				const char *kind = label_of(json_object_get(e, "kind"));
 
 				if (!kind || !int_at(e, how[h], &v))
@@ -196,7 +200,8 @@ int ep_diff_side_add(struct ep_diff_side *s, const json_t *doc, struct ep_error 
 		s->has_plt = true;
 	else
 		s->has_stats = true;
-	json_array_foreach(json_object_get(doc, "files"), i, f) {
+	json_array_foreach(json_object_get(doc, "files"), i, f)
+	{
 		const char *path = json_string_value(json_object_get(f, "path"));
 		json_t *entry, *m;
 
@@ -328,7 +333,8 @@ static size_t common_dir(const struct ep_diff_side *s)
 	size_t n = 0, i;
 	json_t *e;
 
-	json_object_foreach(s->files, path, e) {
+	json_object_foreach(s->files, path, e)
+	{
 		if (!first) {
 			first = path;
 			n = strlen(path);
@@ -363,8 +369,8 @@ static char *pair_key(const struct ep_diff_side *s, size_t prefix, const char *p
 			rel = strrchr(s->root, '/') ? strrchr(s->root, '/') + 1 : s->root;
 		/* a member of the archive named as the root: ARCHIVE(MEMBER) */
 		if (strncmp(path, s->root, r) == 0 && path[r] == '(')
-			rel = path + (strrchr(s->root, '/') ? strrchr(s->root, '/') + 1 - s->root
-							    : 0);
+			rel = path +
+			      (strrchr(s->root, '/') ? strrchr(s->root, '/') + 1 - s->root : 0);
 	} else if (strlen(path) > prefix) {
 		rel = path + prefix;
 	}
@@ -390,7 +396,8 @@ static int pair_side(json_t *pairs, const struct ep_diff_side *s, const char *wh
 	const char *path;
 	json_t *e;
 
-	json_object_foreach(s->files, path, e) {
+	json_object_foreach(s->files, path, e)
+	{
 		char *key = only_key ? strdup(only_key) : pair_key(s, prefix, path, e);
 		json_t *p;
 
@@ -457,22 +464,22 @@ static json_t *select_metrics(const struct ep_diff_side *o, const struct ep_diff
 		return list;
 	}
 	for (s = 0; s < 2; s++)
-		json_object_foreach(sides[s]->files, path, v) {
+		json_object_foreach(sides[s]->files, path, v)
+		{
 			json_t *m;
 
-			json_object_foreach(json_object_get(v, "m"), name, m)
-				for (i = 0; i < opt->npatterns; i++)
-					if (fnmatch(opt->patterns[i], name, 0) == 0 &&
-					    family_ok(o, n, metric_kind(name)))
-						json_object_set_new(names, name, json_true());
+			json_object_foreach(json_object_get(v, "m"), name,
+					    m) for (i = 0; i < opt->npatterns;
+						    i++) if (fnmatch(opt->patterns[i], name, 0) ==
+								     0 &&
+							     family_ok(o, n, metric_kind(name)))
+				json_object_set_new(names, name, json_true());
 		}
 	for (i = 0; i < opt->npatterns; i++) {
 		const char *p = opt->patterns[i];
 		bool matched = false;
 
-		json_object_foreach(names, name, v)
-			if (fnmatch(p, name, 0) == 0)
-				matched = true;
+		json_object_foreach(names, name, v) if (fnmatch(p, name, 0) == 0) matched = true;
 		if (matched)
 			continue;
 		/* A metric both sides have, zero throughout (size.bss of modules). */
@@ -481,8 +488,8 @@ static json_t *select_metrics(const struct ep_diff_side *o, const struct ep_diff
 			continue;
 		}
 		if (metric_kind(p) >= 0)
-			ep_error_set(err, EP_EMALFORMED,
-				     "--metric %s: %s has no elfplt-%s report", p,
+			ep_error_set(err, EP_EMALFORMED, "--metric %s: %s has no elfplt-%s report",
+				     p,
 				     (known[metric_kind(p)].plt ? !o->has_plt : !o->has_stats)
 					     ? o->name
 					     : n->name,
@@ -501,8 +508,7 @@ static json_t *select_metrics(const struct ep_diff_side *o, const struct ep_diff
 	if (!sorted)
 		goto nomem;
 	i = 0;
-	json_object_foreach(names, name, v)
-		sorted[i++] = json_string(name);
+	json_object_foreach(names, name, v) sorted[i++] = json_string(name);
 	qsort(sorted, cnt, sizeof(*sorted), metric_cmp);
 	for (i = 0; i < cnt; i++)
 		json_array_append_new(list, sorted[i]);
@@ -557,8 +563,9 @@ static int file_cmp(const void *a, const void *b)
 static json_t *side_json(const struct ep_diff_side *s)
 {
 	return json_pack("{s:s, s:s, s:O, s:I, s:I}", "path", s->name, "source",
-			 s->root ? "run" : "report", "reports", s->reports ? s->reports : json_array(),
-			 "files", (json_int_t)json_object_size(s->files), "files_failed",
+			 s->root ? "run" : "report", "reports",
+			 s->reports ? s->reports : json_array(), "files",
+			 (json_int_t)json_object_size(s->files), "files_failed",
 			 (json_int_t)s->failed);
 }
 
@@ -618,11 +625,10 @@ json_t *ep_diff_compute(struct ep_diff_side *old, struct ep_diff_side *new,
 		json_t *one = json_object();
 
 		json_object_clear(pairs);
+		json_object_foreach(old->files, key, p) json_object_set(one, "old", p);
+		json_object_foreach(new->files, key, p) json_object_set(one, "new", p);
 		json_object_foreach(old->files, key, p)
-			json_object_set(one, "old", p);
-		json_object_foreach(new->files, key, p)
-			json_object_set(one, "new", p);
-		json_object_foreach(old->files, key, p) {
+		{
 			char *k = pair_key(old, common_dir(old), key, p);
 
 			json_object_set_new(pairs, k ? k : key, one);
@@ -634,13 +640,15 @@ json_t *ep_diff_compute(struct ep_diff_side *old, struct ep_diff_side *new,
 	if (!sorted)
 		goto nomem;
 	j = 0;
-	json_object_foreach(pairs, key, p) {
+	json_object_foreach(pairs, key, p)
+	{
 		const json_t *o = json_object_get(p, "old"), *n = json_object_get(p, "new");
 		json_t *fm = json_object(), *sort = json_array(), *f;
 		bool differs = false;
 		int st;
 
-		json_array_foreach(metrics, i, name) {
+		json_array_foreach(metrics, i, name)
+		{
 			const char *mn = json_string_value(name);
 			int64_t b = value_of(o, mn), a = value_of(n, mn);
 
@@ -666,11 +674,13 @@ json_t *ep_diff_compute(struct ep_diff_side *old, struct ep_diff_side *new,
 	}
 	free(sorted);
 	sorted = NULL;
-	json_array_foreach(metrics, i, name) {
+	json_array_foreach(metrics, i, name)
+	{
 		const char *mn = json_string_value(name);
 		int64_t b = 0, a = 0;
 
-		json_object_foreach(pairs, key, p) {
+		json_object_foreach(pairs, key, p)
+		{
 			b += value_of(json_object_get(p, "old"), mn);
 			a += value_of(json_object_get(p, "new"), mn);
 		}
@@ -685,7 +695,8 @@ json_t *ep_diff_compute(struct ep_diff_side *old, struct ep_diff_side *new,
 		if (!opt->per_file) {
 			int64_t b = 0, a = 0;
 
-			json_object_foreach(pairs, key, p) {
+			json_object_foreach(pairs, key, p)
+			{
 				b += value_of(json_object_get(p, "old"), g->metric);
 				a += value_of(json_object_get(p, "new"), g->metric);
 			}
@@ -694,14 +705,17 @@ json_t *ep_diff_compute(struct ep_diff_side *old, struct ep_diff_side *new,
 			tripped_n = tripped;
 		} else {
 			/* In the files' order: largest change first. */
-			json_array_foreach(files, j, p) {
-				const json_t *pr = json_object_get(
-					pairs, json_string_value(json_object_get(p, "path")));
+			json_array_foreach(files, j, p)
+			{
+				const json_t *pr =
+					json_object_get(pairs, json_string_value(
+								       json_object_get(p, "path")));
 				const json_t *o = json_object_get(pr, "old");
 				const json_t *n = json_object_get(pr, "new");
-				json_t *r = gate_result(
-					json_string_value(json_object_get(p, "path")), g,
-					value_of(o, g->metric), value_of(n, g->metric), &tripped);
+				json_t *r =
+					gate_result(json_string_value(json_object_get(p, "path")),
+						    g, value_of(o, g->metric),
+						    value_of(n, g->metric), &tripped);
 
 				checked++;
 				if (tripped) {
@@ -753,9 +767,8 @@ static bool may_match(const char *p, size_t k)
 	return strncmp(p, known[k].name, lit < n ? lit : n) == 0;
 }
 
-void ep_diff_reports_needed(const char *const *patterns, size_t n,
-			    const struct ep_diff_gate *gates, size_t ngates, bool *stats,
-			    bool *plt)
+void ep_diff_reports_needed(const char *const *patterns, size_t n, const struct ep_diff_gate *gates,
+			    size_t ngates, bool *stats, bool *plt)
 {
 	size_t i, k;
 	int kind;

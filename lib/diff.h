@@ -34,13 +34,13 @@
 
 /* One side of a diff: its files' metrics, merged over its reports. */
 struct ep_diff_side {
-	const char *name;  /* as named on the command line (OLD or NEW) */
-	const char *root;  /* the PATH a run was made over; NULL for a saved report */
-	json_t *files;	   /* path -> {"m": {metric: value}, "key": ...} */
-	json_t *reports;   /* the schemas read, in order */
-	bool has_stats;	   /* an elfplt-stats document was read */
-	bool has_plt;	   /* an elfplt-plt document was read */
-	uint64_t failed;   /* files[] entries with "error" */
+	const char *name; /* as named on the command line (OLD or NEW) */
+	const char *root; /* the PATH a run was made over; NULL for a saved report */
+	json_t *files;	  /* path -> {"m": {metric: value}, "key": ...} */
+	json_t *reports;  /* the schemas read, in order */
+	bool has_stats;	  /* an elfplt-stats document was read */
+	bool has_plt;	  /* an elfplt-plt document was read */
+	uint64_t failed;  /* files[] entries with "error" */
 };
 
 /*
@@ -57,9 +57,9 @@ void ep_diff_side_free(struct ep_diff_side *s);
 /* A gate: --fail-above METRIC=+N or METRIC=+N%. */
 struct ep_diff_gate {
 	char metric[128];
-	bool percent;	    /* N is a percentage of the before value */
-	int64_t n_milli;    /* N in thousandths (of a unit, or of a percent) */
-	char text[32];	    /* the limit as given, "+5%" */
+	bool percent;	 /* N is a percentage of the before value */
+	int64_t n_milli; /* N in thousandths (of a unit, or of a percent) */
+	char text[32];	 /* the limit as given, "+5%" */
 };
 
 /*
@@ -110,8 +110,7 @@ json_t *ep_diff_compute(struct ep_diff_side *old, struct ep_diff_side *new,
  * for elfplt-stats and elfplt-plt, so that a run makes only the reports it
  * needs.
  */
-void ep_diff_reports_needed(const char *const *patterns, size_t n,
-			    const struct ep_diff_gate *gates, size_t ngates, bool *stats,
-			    bool *plt);
+void ep_diff_reports_needed(const char *const *patterns, size_t n, const struct ep_diff_gate *gates,
+			    size_t ngates, bool *stats, bool *plt);
 
 #endif

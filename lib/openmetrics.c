@@ -126,7 +126,8 @@ static size_t element_labels(const json_t *e, const char **labels, size_t n)
 	const char *key;
 	json_t *m;
 
-	json_object_foreach((json_t *)e, key, m) {
+	json_object_foreach((json_t *)e, key, m)
+	{
 		const char *val = json_is_string(m) ? json_string_value(m) : enum_name(m);
 
 		if (!val || n >= MAX_LABELS)
@@ -155,7 +156,8 @@ static int add_members(struct ep_om *om, const char *name, const json_t *o, cons
 	json_t *m;
 	int rc = 0;
 
-	json_object_foreach((json_t *)o, key, m) {
+	json_object_foreach((json_t *)o, key, m)
+	{
 		char *sub;
 
 		if (json_is_string(m) || enum_name(m) || (is_enum && strcmp(key, "value") == 0))
