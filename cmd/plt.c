@@ -811,6 +811,7 @@ static void plt_usage(FILE *f)
 	      "  --max-size=BYTES         refuse a compressed input or section that decodes to\n"
 	      "                           more than BYTES (K, M, G suffixes; default 1G)\n"
 	      "  --format=text|json       output for people (default) or machines (elfplt-plt/2)\n"
+	      "  --format=openmetrics     the totals as OpenMetrics gauges (GitLab metrics report)\n"
 	      "  --json                   same as --format=json\n"
 	      "  -o, --output FILE        write the report to FILE\n"
 	      "models, in the order they are tried:\n",

@@ -560,6 +560,7 @@ static void stats_usage(FILE *f)
 	      "                      than BYTES (K, M, G suffixes; default 1G)\n"
 	      "  --format=text|json  output for people (default) or machines (elfplt-stats/1)\n"
 	      "  --json              same as --format=json\n"
+	      "  --format=openmetrics  the totals as OpenMetrics gauges (GitLab metrics report)\n"
 	      "  -o, --output FILE   write the report to FILE\n"
 	      "See 'elfplt help stats' for the whole manual.\n",
 	      f);
