@@ -528,6 +528,8 @@ static int add_patterns(struct diff_run *run, char *list)
 			return -1;
 		run->patterns = v;
 		v[run->npatterns++] = p;
+		if (!ep_diff_metric_valid(p))
+			return 1;
 	}
 	return 0;
 }
@@ -553,8 +555,15 @@ static int parse_options(int argc, char **argv, struct diff_run *run)
 	while ((c = getopt_long(argc, argv, EP_GLOBAL_SHORTOPTS, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
-			if (add_patterns(run, optarg))
+			rc = add_patterns(run, optarg);
+			if (rc < 0)
 				return ep_usage_error(g->cmd, "out of memory");
+			if (rc)
+				return ep_usage_error(
+					g->cmd,
+					"--metric: '%s' is not a metric (relocations, "
+					"relocations.type.NAME, size.text, slots.reserved, ...)",
+					run->patterns[run->npatterns - 1]);
 			break;
 		case 't':
 			errno = 0;

@@ -483,11 +483,11 @@ static json_t *select_metrics(const struct ep_diff_side *o, const struct ep_diff
 		if (matched)
 			continue;
 		/* A metric both sides have, zero throughout (size.bss of modules). */
-		if (family_ok(o, n, metric_kind(p))) {
+		if (!p[strcspn(p, "*?[\\")] && family_ok(o, n, metric_kind(p))) {
 			json_object_set_new(names, p, json_true());
 			continue;
 		}
-		if (metric_kind(p) >= 0)
+		if (metric_kind(p) >= 0 && !family_ok(o, n, metric_kind(p)))
 			ep_error_set(err, EP_EMALFORMED, "--metric %s: %s has no elfplt-%s report",
 				     p,
 				     (known[metric_kind(p)].plt ? !o->has_plt : !o->has_stats)
@@ -496,7 +496,7 @@ static json_t *select_metrics(const struct ep_diff_side *o, const struct ep_diff
 				     known[metric_kind(p)].plt ? "plt" : "stats");
 		else
 			ep_error_set(err, EP_EMALFORMED,
-				     "--metric %s: no such metric in either side (relocations, "
+				     "--metric %s: matches no metric of either side (relocations, "
 				     "relocations.type.*, size.text, slots.reserved, ...)",
 				     p);
 		json_decref(names);
@@ -765,6 +765,11 @@ static bool may_match(const char *p, size_t k)
 	if (lit == strlen(p) && !known[k].family)
 		return strcmp(p, known[k].name) == 0;
 	return strncmp(p, known[k].name, lit < n ? lit : n) == 0;
+}
+
+bool ep_diff_metric_valid(const char *pattern)
+{
+	return pattern[strcspn(pattern, "*?[\\")] || metric_kind(pattern) >= 0;
 }
 
 void ep_diff_reports_needed(const char *const *patterns, size_t n, const struct ep_diff_gate *gates,

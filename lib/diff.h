@@ -105,6 +105,12 @@ json_t *ep_diff_compute(struct ep_diff_side *old, struct ep_diff_side *new,
 			const struct ep_diff_options *opt, struct ep_error *err);
 
 /*
+ * Whether pattern (a --metric entry) can name a metric: a pattern with
+ * wildcards always can; a plain name must be one of the metrics above.
+ */
+bool ep_diff_metric_valid(const char *pattern);
+
+/*
  * Which reports the metrics named by patterns[0..n) (fnmatch() patterns; none:
  * the default set) and gates[0..ngates) come from: *stats and *plt set true
  * for elfplt-stats and elfplt-plt, so that a run makes only the reports it

@@ -98,6 +98,12 @@ gate 1 "a load report" "$T/load.json" "$N"
 gate 2 "one operand" "$O"
 gate 2 "three operands" "$O" "$N" "$N"
 gate 2 "no such metric" --fail-above relocs=+1 "$O" "$N"
+gate 2 "--metric: no such metric" --metric=relocations,relocs "$O" "$N"
+check "--metric: no such metric: the message" \
+	"elfplt: --metric: 'relocs' is not a metric (relocations, relocations.type.NAME, size.text, slots.reserved, ...)" \
+	"$(head -n 1 "$T/err")"
+# A pattern that matches nothing of either side: an input problem.
+gate 1 "--metric pattern matching nothing" --metric='dynamic.*' "$O" "$N"
 gate 2 "limit not a number" --fail-above relocations=+x "$O" "$N"
 gate 2 "limit with 4 decimals" --fail-above relocations=+1.2345% "$O" "$N"
 gate 2 "--per-file without a gate" --per-file "$O" "$N"
