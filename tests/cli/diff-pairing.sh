@@ -87,6 +87,18 @@ run_diff --json --metric=relocations,slots.reserved,slots.reserved.trampoline "$
 check "model change: exit status" 0 "$rc"
 check "model change" "1 -9 -7 -2" "$(jqr "$T/out" '"\(.totals.files.paired) \(.totals.metrics.relocations.delta) \(.totals.metrics["slots.reserved"].delta) \(.totals.metrics["slots.reserved.trampoline"].delta)"')"
 
+# Relocation section kinds, dynamic relocations and RELR savings: the x86-64
+# net.o (doc 1: 3 RELA, not linked: no dynamic relocations) against the
+# linked AArch64 stats-relr.yaml, whose counts tests/cli/stats-fixtures.sh
+# derives: RELA .rela.dyn 8 + .rela.plt 2 = 10, RELR 6; dynamic relative 11
+# (5 RELA + 6 RELR), jump_slot 2; RELR would save 72 bytes.
+relr=$(fixture stats-relr)
+run_diff --json --metric='relocations.section.*,dynamic.relative,dynamic.jump_slot,relr.savings_bytes' \
+	"$T/d1.o" "$relr"
+check "kinds: exit status" 0 "$rc"
+check "kinds: deltas" "dynamic.jump_slot 2 dynamic.relative 11 relocations.section.RELA 7 relocations.section.RELR 6 relr.savings_bytes 72" \
+	"$(jqr "$T/out" '[.totals.metrics | to_entries[] | "\(.key) \(.value.delta)"] | sort | join(" ")')"
+
 # Saved reports: the same deltas with the trees gone.
 for s in old new; do
 	"$ELFPLT" stats --json -o "$T/$s-stats.json" "$T/$s" || fail "stats $s"
