@@ -89,8 +89,15 @@ static json_t *run_report(const struct ep_global *g, const char *cmd, const char
 		dup2(fds[1], STDOUT_FILENO);
 		close(fds[0]);
 		close(fds[1]);
-		execl("/proc/self/exe", "elfplt", jobs, max_size, g->quiet ? "-q" : "--json", cmd,
-		      "--json", "--", path, (char *)NULL);
+		/* This very binary, so the reports are the ones this diff reads. */
+		char *args[] = { "elfplt", jobs,	 max_size, "--json", (char *)cmd,
+				 "--",	   (char *)path, NULL,	   NULL };
+
+		if (g->quiet) {
+			memmove(args + 2, args + 1, 7 * sizeof(*args));
+			args[1] = "-q";
+		}
+		execv("/proc/self/exe", args);
 		fprintf(stderr, "elfplt: diff: cannot run elfplt %s: %s\n", cmd, strerror(errno));
 		_exit(EP_EXIT_FAILED);
 	}
