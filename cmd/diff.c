@@ -329,7 +329,7 @@ static void print_files(const struct diff_run *run, const json_t *doc, bool md)
 		if (!shown) {
 			fputc('\n', out);
 			if (md)
-				md_header(out, hdr, "llrrrrr" + 0, 7);
+				md_header(out, hdr, "lllrrrr", 7);
 			else
 				k.t = ep_table_new(7, hdr, "lllrrrr");
 		}
