@@ -41,6 +41,9 @@ static const char *plt_models(void)
 }
 
 static const struct option_values values[] = {
+	{ "diff", "format", "text json markdown openmetrics", NULL },
+	{ "stats", "format", "text json openmetrics", NULL },
+	{ "plt", "format", "text json openmetrics", NULL },
 	{ NULL, "format", "text json", NULL },
 	{ NULL, "output", "<file>", NULL },
 	{ "plt", "kernel", "auto", NULL },

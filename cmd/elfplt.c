@@ -24,6 +24,7 @@ static const struct ep_cmd *const commands[] = {
 	&ep_cmd_stats,
 	&ep_cmd_plt,
 	&ep_cmd_load,
+	&ep_cmd_diff,
 	&ep_cmd_load_child,
 };
 
@@ -84,13 +85,17 @@ static void usage(FILE *f)
 	      "           elfplt help json: the JSON contract, elfplt-json(7)\n\n"
 	      "global options (also accepted after the command):\n"
 	      "  --format=text|json  output for people (default) or machines\n"
+	      "  --format=openmetrics|markdown\n"
+	      "                      for CI: totals as OpenMetrics (stats, plt, diff); a\n"
+	      "                      Markdown table and verdict (diff)\n"
 	      "  --json              same as --format=json\n"
 	      "  -o, --output FILE   write the report to FILE instead of standard output ('-':\n"
 	      "                      standard output)\n"
 	      "  -j, --jobs N        analyse N files at a time (default: one per CPU, at most 8)\n"
 	      "  -q, --quiet         no progress bar on a terminal\n"
 	      "  --max-size=BYTES    refuse a compressed input or section that decodes to more\n"
-	      "                      than BYTES (K, M, G suffixes: KiB, MiB, GiB; default 1G)\n",
+	      "                      than BYTES (K, M, G suffixes: KiB, MiB, GiB; default 1G)\n"
+	      "  --allow-empty       a PATH holding no ELF input is a warning, not an error\n",
 	      f);
 }
 
@@ -120,8 +125,15 @@ int ep_global_option(struct ep_global *g, int c, const char *arg)
 			g->format = EP_FORMAT_TEXT;
 		else if (strcmp(arg, "json") == 0)
 			g->format = EP_FORMAT_JSON;
+		else if (strcmp(arg, "markdown") == 0)
+			g->format = EP_FORMAT_MARKDOWN;
+		else if (strcmp(arg, "openmetrics") == 0)
+			g->format = EP_FORMAT_OPENMETRICS;
 		else {
-			ep_usage_error(g->cmd, "--format takes text or json, not '%s'", arg);
+			ep_usage_error(
+				g->cmd,
+				"--format takes text, json, markdown or openmetrics, not '%s'",
+				arg);
 			return -1;
 		}
 		return 1;
@@ -135,6 +147,9 @@ int ep_global_option(struct ep_global *g, int c, const char *arg)
 		return parse_jobs(g, arg) ? -1 : 1;
 	case 'q':
 		g->quiet = true;
+		return 1;
+	case 0x103:
+		g->allow_empty = true;
 		return 1;
 	case 0x102:
 		if (ep_parse_size(arg, &size)) {

@@ -23,10 +23,12 @@
 #include "cmd/jobs.h"
 #include "cmd/output.h"
 
-/* Exit status: every input analysed; some input failed; usage error. */
-enum { EP_EXIT_OK = 0, EP_EXIT_FAILED = 1, EP_EXIT_USAGE = 2 };
+/* Exit status: every input analysed; some input failed (or a PATH held no
+ * ELF input); usage error; a `diff` gate tripped. */
+enum { EP_EXIT_OK = 0, EP_EXIT_FAILED = 1, EP_EXIT_USAGE = 2, EP_EXIT_GATE = 3 };
 
-enum ep_format { EP_FORMAT_TEXT, EP_FORMAT_JSON };
+/* --format: text, json; markdown and openmetrics for totals and diffs (CI). */
+enum ep_format { EP_FORMAT_TEXT, EP_FORMAT_JSON, EP_FORMAT_MARKDOWN, EP_FORMAT_OPENMETRICS };
 
 struct ep_global {
 	enum ep_format format;
@@ -35,6 +37,7 @@ struct ep_global {
 	const char *cmd;    /* running subcommand's name */
 	unsigned int jobs;  /* -j N; 0: ep_jobs_default() */
 	bool quiet;	    /* --quiet: no progress bar */
+	bool allow_empty;   /* --allow-empty: a PATH with no ELF input only warns */
 };
 
 /*
@@ -52,6 +55,7 @@ struct ep_cmd {
 extern const struct ep_cmd ep_cmd_stats;
 extern const struct ep_cmd ep_cmd_plt;
 extern const struct ep_cmd ep_cmd_load;
+extern const struct ep_cmd ep_cmd_diff;
 extern const struct ep_cmd ep_cmd_load_child;
 
 struct ep_paths;
@@ -62,7 +66,7 @@ struct ep_paths;
 	{ "format", required_argument, NULL, 0x100 }, { "json", no_argument, NULL, 0x101 },        \
 	{ "output", required_argument, NULL, 'o' }, { "jobs", required_argument, NULL, 'j' },      \
 	{ "quiet", no_argument, NULL, 'q' }, { "max-size", required_argument, NULL, 0x102 },       \
-	{ "help", no_argument, NULL, 'h' }
+	{ "help", no_argument, NULL, 'h' }, { "allow-empty", no_argument, NULL, 0x103 }
 /* clang-format on */
 
 /* Short options of EP_GLOBAL_LONGOPTS, to prepend to a command's own. */
@@ -88,6 +92,15 @@ int ep_show_man_page(const char *page, int section);
 int ep_show_man(const char *cmd);
 
 /* cmd/options.c, the end of every command's option parsing: */
+
+/* A bit per enum ep_format, for ep_format_check(). */
+#define EP_FORMAT_BIT(f) (1u << (f))
+
+/*
+ * After the options: a usage error (EP_EXIT_USAGE) when g->format is not
+ * one of the formats (EP_FORMAT_BIT()s) the command writes; else 0.
+ */
+int ep_format_check(const struct ep_global *g, unsigned int formats);
 
 /*
  * The end of every command's getopt_long() switch, for what is not the

@@ -752,9 +752,16 @@ static void operands_free(struct operands *ops)
 	free(ops->read_before);
 }
 
-/* Name on stderr each PATH of paths[0..ops->n) that held no ELF file. */
-static void operands_report_empty(const struct operands *ops, const char *const *paths)
+/*
+ * Name on stderr each PATH of paths[0..ops->n) that held no ELF file: an
+ * error, so that an empty or mistyped tree cannot pass for a clean one (a
+ * warning with allow_empty, --allow-empty).  Returns true when it printed
+ * an error.
+ */
+static bool operands_report_empty(const struct operands *ops, const char *const *paths,
+				  bool allow_empty)
 {
+	bool failed = false;
 	char *clean;
 	size_t a;
 
@@ -767,11 +774,19 @@ static void operands_report_empty(const struct operands *ops, const char *const 
 				"elfplt: note: %s: no ELF files found that were not already "
 				"read under another PATH or name\n",
 				shown_name(paths[a], &clean));
-		else
+		else if (allow_empty)
 			fprintf(stderr, "elfplt: warning: %s: no ELF files found\n",
 				shown_name(paths[a], &clean));
+		else {
+			fprintf(stderr,
+				"elfplt: %s: no ELF files found (--allow-empty to accept "
+				"that)\n",
+				shown_name(paths[a], &clean));
+			failed = true;
+		}
 		free(clean);
 	}
+	return failed;
 }
 
 /*
@@ -866,7 +881,8 @@ int ep_for_each_image_jobs(const struct ep_global *g, const char *const *paths, 
 	if (pool)
 		stop_workers(pool);
 	free(pool);
-	operands_report_empty(&ops, paths);
+	if (operands_report_empty(&ops, paths, g->allow_empty))
+		status = EP_EXIT_FAILED;
 out:
 	operands_free(&ops);
 	ep_pathlist_free(&pl);

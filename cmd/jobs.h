@@ -97,7 +97,10 @@ typedef int (*ep_emit_fn)(const char *path, const void *result, size_t result_le
  * is more than one file and not g->quiet, and the report (g->out) is not
  * JSON on a terminal; the bar is erased before every message the loop
  * prints, before emit when g->out is a terminal, and before it returns.
- * Returns EP_EXIT_OK, or EP_EXIT_FAILED when any file failed.
+ * A PATH of paths[] that held no ELF input at all (an empty, mistyped or
+ * non-ELF tree) is named on stderr and fails the run, unless
+ * g->allow_empty (--allow-empty), when it only gets a warning.
+ * Returns EP_EXIT_OK, or EP_EXIT_FAILED when any file or PATH failed.
  */
 int ep_for_each_image_jobs(const struct ep_global *g, const char *const *paths, size_t n,
 			   bool populate, ep_compute_fn compute, ep_emit_fn emit,

@@ -1178,7 +1178,9 @@ static int cmd_load(int argc, char **argv, struct ep_global *g)
 	rc = load_options(argc, argv, g, &run);
 	if (rc >= 0)
 		return rc;
-	rc = ep_inputs_and_output(g, &in, argc, argv);
+	rc = ep_format_check(g, EP_FORMAT_BIT(EP_FORMAT_TEXT) | EP_FORMAT_BIT(EP_FORMAT_JSON));
+	if (!rc)
+		rc = ep_inputs_and_output(g, &in, argc, argv);
 	if (rc)
 		return rc;
 	run.doc = ep_report_new("elfplt-load/1");

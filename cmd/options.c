@@ -76,6 +76,15 @@ int ep_other_option(struct ep_global *g, int c, char **argv)
 	return ep_global_option(g, c, optarg) < 0 ? EP_EXIT_USAGE : 0;
 }
 
+int ep_format_check(const struct ep_global *g, unsigned int formats)
+{
+	static const char *const names[] = { "text", "json", "markdown", "openmetrics" };
+
+	if (formats & EP_FORMAT_BIT(g->format))
+		return 0;
+	return ep_usage_error(g->cmd, "%s has no --format=%s", g->cmd, names[g->format]);
+}
+
 int ep_paths_get(struct ep_paths *in, const char *cmd, int argc, char **argv)
 {
 	struct utsname u;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cmd/elfplt.h"
+#include "lib/openmetrics.h"
 #include "lib/plt.h"
 #include "lib/report.h"
 #include "lib/top.h"
@@ -680,7 +681,8 @@ static int render_file(const struct plt_run *run, const struct ep_image *img,
 			ep_json_input_keys(o, blob);
 		return ep_render_json(o, out, out_len);
 	}
-	if (run->summary || run->top.max)
+	/* OpenMetrics is the totals only. */
+	if (run->summary || run->top.max || run->g->format == EP_FORMAT_OPENMETRICS)
 		return 0;
 	return ep_render_text(print_one, &args, out, out_len);
 }
@@ -809,6 +811,7 @@ static void plt_usage(FILE *f)
 	      "  --max-size=BYTES         refuse a compressed input or section that decodes to\n"
 	      "                           more than BYTES (K, M, G suffixes; default 1G)\n"
 	      "  --format=text|json       output for people (default) or machines (elfplt-plt/2)\n"
+	      "  --format=openmetrics     the totals as OpenMetrics gauges (GitLab metrics report)\n"
 	      "  --json                   same as --format=json\n"
 	      "  -o, --output FILE        write the report to FILE ('-': standard output)\n"
 	      "models, in the order they are tried:\n",
@@ -942,6 +945,10 @@ static int cmd_plt(int argc, char **argv, struct ep_global *g)
 	rc = parse_options(argc, argv, &run);
 	if (rc)
 		return rc < 0 ? EP_EXIT_OK : rc;
+	rc = ep_format_check(g, EP_FORMAT_BIT(EP_FORMAT_TEXT) | EP_FORMAT_BIT(EP_FORMAT_JSON) |
+					EP_FORMAT_BIT(EP_FORMAT_OPENMETRICS));
+	if (rc)
+		return rc;
 	rc = ep_inputs_and_output(g, &in, argc, argv);
 	if (rc)
 		return rc;
@@ -966,6 +973,9 @@ static int cmd_plt(int argc, char **argv, struct ep_global *g)
 		if (!totals || ep_json_stream_end(&run.js, totals))
 			status = EP_EXIT_FAILED;
 		json_decref(totals);
+	} else if (g->format == EP_FORMAT_OPENMETRICS) {
+		if (ep_openmetrics_totals(g->out, "elfplt_plt", totals_json(&run)))
+			status = EP_EXIT_FAILED;
 	} else {
 		totals_text(&run);
 	}

@@ -11,6 +11,7 @@
 
 #include "cmd/elfplt.h"
 #include "lib/decode.h"
+#include "lib/openmetrics.h"
 #include "lib/reloc.h"
 #include "lib/report.h"
 #include "lib/stats.h"
@@ -366,7 +367,8 @@ static int render_file(const struct stats_run *run, struct ep_image *img,
 	*out_len = 0;
 	if (run->json)
 		return ep_render_json(json_file(img, blob, fs), out, out_len);
-	if (run->tops.max || run->summary)
+	/* --top, --summary and OpenMetrics (totals only) have no per-file text. */
+	if (run->tops.max || run->summary || run->g->format == EP_FORMAT_OPENMETRICS)
 		return 0;
 	return ep_render_text(print_one, &args, out, out_len);
 }
@@ -560,6 +562,7 @@ static void stats_usage(FILE *f)
 	      "                      than BYTES (K, M, G suffixes; default 1G)\n"
 	      "  --format=text|json  output for people (default) or machines (elfplt-stats/1)\n"
 	      "  --json              same as --format=json\n"
+	      "  --format=openmetrics  the totals as OpenMetrics gauges (GitLab metrics report)\n"
 	      "  -o, --output FILE   write the report to FILE ('-': standard output)\n"
 	      "See 'elfplt help stats' for the whole manual.\n",
 	      f);
@@ -600,6 +603,10 @@ static int cmd_stats(int argc, char **argv, struct ep_global *g)
 				return rc;
 		}
 	}
+	rc = ep_format_check(g, EP_FORMAT_BIT(EP_FORMAT_TEXT) | EP_FORMAT_BIT(EP_FORMAT_JSON) |
+					EP_FORMAT_BIT(EP_FORMAT_OPENMETRICS));
+	if (rc)
+		return rc;
 	rc = ep_inputs_and_output(g, &in, argc, argv);
 	if (rc)
 		return rc;
@@ -614,6 +621,9 @@ static int cmd_stats(int argc, char **argv, struct ep_global *g)
 		if (!totals || ep_json_stream_end(&run.js, totals))
 			status = EP_EXIT_FAILED;
 		json_decref(totals);
+	} else if (g->format == EP_FORMAT_OPENMETRICS) {
+		if (ep_openmetrics_totals(g->out, "elfplt_stats", totals_json(&run)))
+			status = EP_EXIT_FAILED;
 	} else {
 		totals_text(&run);
 		ep_print_skipped(g->out);

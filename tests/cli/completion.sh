@@ -38,13 +38,13 @@ expect() {
 }
 
 # Commands, and help's topics.
-expect '""' "help load plt stats"
+expect '""' "diff help load plt stats"
 expect 'st' "stats"
 expect '--json p' "plt"
 expect '--format json l' "load"
 expect '--format = json l' "load"
 expect '-j 2 -o out.json s' "stats"
-expect 'help ""' "json load plt stats"
+expect 'help ""' "diff json load plt stats"
 expect 'help j' "json"
 # The hidden child entry point is not offered.
 expect '__' ""
@@ -61,12 +61,13 @@ expect 'stats --j' "--jobs= --json"
 expect '--ver' "--version"
 
 # Values: split at '=' (bash's COMP_WORDBREAKS), whole, or as the next word.
-expect 'stats --format =' "json text"
-expect 'stats --format = ""' "json text"
+expect 'stats --format =' "json openmetrics text"
+expect 'stats --format = ""' "json openmetrics text"
 expect 'stats --format = j' "json"
 expect 'stats --format=j' "--format=json"
-expect 'stats --format ""' "json text"
+expect 'stats --format ""' "json openmetrics text"
 expect '--format ""' "json text"
+expect 'diff --format ""' "json markdown openmetrics text"
 expect 'load --sections = ""' "all alloc relocs"
 expect 'plt --kaslr o' "off on"
 expect 'plt --erratum-843419 = ""' "off on"

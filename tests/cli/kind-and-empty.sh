@@ -3,7 +3,8 @@
 # nothing.  An ET_DYN with PT_INTERP is a position-independent executable
 # (readelf -lW shows the INTERP header; the same file without it is a shared
 # object, like stats-relr.yaml's ET_DYN), and a directory with no ELF file
-# gives a warning on stderr for every command, exit status 0.
+# is an error naming it for every command, exit status 1 (a mistyped tree
+# must not pass a CI gate); --allow-empty makes it a warning, exit status 0.
 . "$top_srcdir/tests/lib.sh"
 need YAML2OBJ READELF
 
@@ -25,8 +26,20 @@ for cmd in stats plt "load --repeat 1"; do
 		rc=0
 		# shellcheck disable=SC2086
 		"$ELFPLT" $cmd "$d" >"$T/out" 2>"$T/err" || rc=$?
-		check "$cmd $d: exit status" 0 "$rc"
-		check "$cmd $d: warning" "elfplt: warning: $d: no ELF files found" "$(cat "$T/err")"
+		check "$cmd $d: exit status" 1 "$rc"
+		check "$cmd $d: error" \
+			"elfplt: $d: no ELF files found (--allow-empty to accept that)" "$(cat "$T/err")"
+		rc=0
+		# shellcheck disable=SC2086
+		"$ELFPLT" $cmd --allow-empty "$d" >"$T/out" 2>"$T/err" || rc=$?
+		check "$cmd --allow-empty $d: exit status" 0 "$rc"
+		check "$cmd --allow-empty $d: warning" "elfplt: warning: $d: no ELF files found" \
+			"$(cat "$T/err")"
 	done
 done
+# A mistyped PATH (it does not exist) fails too, named on one line.
+rc=0
+"$ELFPLT" stats "$T/no-such-tree" >"$T/out" 2>"$T/err" || rc=$?
+check "mistyped PATH: exit status" 1 "$rc"
+check "mistyped PATH: one line" 1 "$(grep -c "$T/no-such-tree" "$T/err")"
 done_testing

@@ -72,14 +72,15 @@ check "modes kept" "read mmap hybrid" "$(jqr "$T/out.json" '[.modes[].mode] | jo
 check "no-section text lines" 1 "$(wc -l < "$T/none.txt")"
 grep -q "nothing to measure" "$T/none.txt" || fail "no-section text: $(cat "$T/none.txt")"
 
-# An empty input set: a directory without ELF files.
+# An empty input set: a directory without ELF files (--allow-empty, or
+# that is an error).
 mkdir "$T/empty"
-"$ELFPLT" load --repeat 1 --json "$T/empty" > "$T/empty.json" ||
+"$ELFPLT" load --repeat 1 --json --allow-empty "$T/empty" > "$T/empty.json" ||
 	fail "elfplt load on an empty directory exited $?"
 check "empty inputs.files" 0 "$(jqr "$T/empty.json" .inputs.files)"
 check "empty read bytes_copied" 0 "$(jqr "$T/empty.json" '.modes[0].bytes_copied.median')"
 check "empty nothing_to_load" true "$(jqr "$T/empty.json" .nothing_to_load)"
-"$ELFPLT" load --repeat 1 "$T/empty" > "$T/empty.txt" 2> /dev/null ||
+"$ELFPLT" load --repeat 1 --allow-empty "$T/empty" > "$T/empty.txt" 2> /dev/null ||
 	fail "text on an empty directory exited $?"
 check "empty text lines" 1 "$(wc -l < "$T/empty.txt")"
 grep -q "nothing to measure" "$T/empty.txt" || fail "empty text: $(cat "$T/empty.txt")"

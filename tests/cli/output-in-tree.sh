@@ -48,7 +48,10 @@ cmp -s "$T/outside.txt" "$d/inside.txt" || fail "stats: the report differs insid
 # so (the report left out is not a file read under another name).
 mkdir "$T/only"
 rc=0
-"$ELFPLT" stats -o "$T/only/report.txt" "$T/only" 2>"$T/err" || rc=$?
+"$ELFPLT" stats --allow-empty -o "$T/only/report.txt" "$T/only" 2>"$T/err" || rc=$?
 check "only the report: exit status" 0 "$rc"
 check "only the report: warning" "elfplt: warning: $T/only: no ELF files found" "$(cat "$T/err")"
+rc=0
+"$ELFPLT" stats -o "$T/only/report.txt" "$T/only" 2>"$T/err" || rc=$?
+check "only the report, no --allow-empty: exit status" 1 "$rc"
 done_testing
