@@ -1,0 +1,70 @@
+#!/bin/sh
+# Input formats made by the other tools: ar archives from llvm-ar in GNU and
+# BSD format (BSD keeps a long name as "#1/N", N bytes at the start of the
+# member's data) and from binutils ar; xz files of concatenated streams and
+# with stream padding, both of which xz -d accepts.  Expected member names
+# come from the archiver's own listing (t), relocation counts from readelf
+# -rW on the member files, never from elfplt.
+. "$top_srcdir/tests/lib.sh"
+need YAML2OBJ JQ READELF LLVM_AR XZ
+
+entries() {
+	"$READELF" -rW "$1" | awk '/^Relocation section/ { n += $(NF - 1) } END { print n + 0 }'
+}
+
+mkdir "$T/d"
+cp "$(fixture stats-kmod)" "$T/d/kmod.o"
+cp "$(fixture stats-x86-64)" "$T/d/a-member-name-longer-than-15.o"
+cp "$(fixture plt-arm64-basic)" "$T/d/has space.o"
+want="$(entries "$T/d/kmod.o") $(entries "$T/d/a-member-name-longer-than-15.o") \
+$(entries "$T/d/has space.o")"
+check "readelf: the members' relocations (fixtures' YAML: 9 12 12)" "9 12 12" "$want"
+
+cd "$T/d" || exit 1
+"$LLVM_AR" --format=gnu rcs gnu.a kmod.o a-member-name-longer-than-15.o "has space.o" ||
+	fail "llvm-ar gnu"
+"$LLVM_AR" --format=bsd rcs bsd.a kmod.o a-member-name-longer-than-15.o "has space.o" ||
+	fail "llvm-ar bsd"
+ar rcs binutils.a kmod.o a-member-name-longer-than-15.o "has space.o" || fail "ar rcs"
+cd / || exit 1
+# The BSD archive really holds "#1/N" names (the GNU ones "/N" and "//").
+grep -q '#1/' "$T/d/bsd.a" || fail "bsd.a has no #1/N name"
+grep -q '^//' "$T/d/gnu.a" || fail "gnu.a has no // table"
+
+for a in gnu bsd binutils; do
+	A=$T/d/$a.a
+	if [ $a = binutils ]; then
+		names=$(ar t "$A" | tr '\n' '|')
+	else
+		names=$("$LLVM_AR" t "$A" | tr '\n' '|')
+	fi
+	check "$a: archiver's listing" "kmod.o|a-member-name-longer-than-15.o|has space.o|" "$names"
+	rc=0
+	"$ELFPLT" stats --json "$A" >"$T/out" 2>"$T/err" || rc=$?
+	check "$a: exit status" 0 "$rc"
+	check "$a: no message" "" "$(cat "$T/err")"
+	check "$a: members" "$A(kmod.o)|$A(a-member-name-longer-than-15.o)|$A(has space.o)" \
+		"$(jqr "$T/out" '[.files[].path] | join("|")')"
+	check "$a: relocations per member" "$want" \
+		"$(jqr "$T/out" '[.files[].relocations.total] | map(tostring) | join(" ")')"
+done
+
+# --- xz: two streams, and stream padding (4 zero bytes, xz's own format) ----
+f=$T/d/a-member-name-longer-than-15.o
+size=$(wc -c <"$f")
+head -c 1000 "$f" | "$XZ" -c >"$T/two.xz"
+tail -c +1001 "$f" | "$XZ" -c >>"$T/two.xz"
+{ "$XZ" -c <"$f"; printf '\0\0\0\0'; } >"$T/padded.xz"
+{ head -c 1000 "$f" | "$XZ" -c; printf '\0\0\0\0\0\0\0\0'; tail -c +1001 "$f" | "$XZ" -c
+	printf '\0\0\0\0'; } >"$T/both.xz"
+for x in two padded both; do
+	check "$x.xz: xz -dc gives the file back" "$size ok" \
+		"$("$XZ" -dc "$T/$x.xz" | wc -c) $("$XZ" -dc "$T/$x.xz" | cmp -s - "$f" && echo ok)"
+	rc=0
+	"$ELFPLT" stats --json "$T/$x.xz" >"$T/out" 2>"$T/err" || rc=$?
+	check "$x.xz: exit status" 0 "$rc"
+	check "$x.xz: no message" "" "$(cat "$T/err")"
+	check "$x.xz: compression, relocations" "xz 12" \
+		"$(jqr "$T/out" '.files[0] | "\(.compression) \(.relocations.total)"')"
+done
+done_testing
