@@ -13,18 +13,21 @@
 need YAML2OBJ JQ READELF
 
 # .rela.dyn: R_AARCH64_RELATIVE (1027) at 0x30000 twice, then at 0x30000 +
-#   8k for k = 1..130: 132 entries of 24 bytes = 3168 bytes.  All 8-byte
-#   aligned: 132 packable.  RELR encoding of the 131 distinct offsets:
-#   address 0x30000 (k = 0); a bitmap for k = 1..63; the next bitmap starts
-#   63 words later, k = 64..126; a third for k = 127..130.  4 words = 32
-#   bytes; savings 3168 - 32 = 3136.
+#   8k for k = 1..127, and at 0x50000 + 8k for k = 0..130: 260 entries of 24
+#   bytes = 6240 bytes.  All 8-byte aligned: 260 packable.  RELR encoding
+#   (a bitmap's bits 1..63 cover the 63 words after its base; the next
+#   bitmap's base is 63 words on):
+#   0x30000: address (k = 0); a bitmap for k = 1..63; one for k = 64..126;
+#     one for k = 127: 4 words (the duplicate of k = 0 packs once).
+#   0x50000: address; bitmaps for k = 1..63, 64..126 and 127..130: 4 words.
+#   8 words = 64 bytes; savings 6240 - 64 = 6176.
 # .relr.dyn: [0x10000, 0xffffffffffffffff, 0x3]: an address (1), a bitmap
 #   of bits 1..63 (63), a bitmap of bit 1 (1): 65 relocations in 24 bytes.
-# Relocations in all: 132 + 65 = 197, RELATIVE 197.
+# Relocations in all: 260 + 65 = 325, RELATIVE 325.
 # Sizes (size -B: SHF_ALLOC; text = executable or not writable, data =
-#   writable with contents, bss = writable without): .rela.dyn 3168 +
-#   .relr.dyn 24 + .text 64 + .wx 32 (SHF_WRITE|SHF_EXECINSTR: text) = 3288;
-#   data .data 1048 (131 words); bss 24.
+#   writable with contents, bss = writable without): .rela.dyn 6240 +
+#   .relr.dyn 24 + .text 64 + .wx 32 (SHF_WRITE|SHF_EXECINSTR: text) = 6360;
+#   data .data 1048; bss 24.
 {
 	cat <<'YAML'
 --- !ELF
@@ -37,11 +40,13 @@ Sections:
     Relocations:
       - { Offset: 0x30000, Type: R_AARCH64_RELATIVE, Addend: 0x1000 }
 YAML
-	k=0
-	while [ $k -le 130 ]; do
-		printf '      - { Offset: 0x%x, Type: R_AARCH64_RELATIVE, Addend: 0x1000 }\n' \
-			$((0x30000 + 8 * k))
-		k=$((k + 1))
+	for run in 0x30000:127 0x50000:130; do
+		k=0
+		while [ $k -le "${run#*:}" ]; do
+			printf '      - { Offset: 0x%x, Type: R_AARCH64_RELATIVE, Addend: 0x1000 }\n' \
+				$((${run%:*} + 8 * k))
+			k=$((k + 1))
+		done
 	done
 	cat <<'YAML'
   - Name: .relr.dyn
@@ -63,16 +68,16 @@ for type in ET_DYN ET_EXEC; do
 	j=$T/out.json
 	check "$type: no message" "" "$(cat "$T/err")"
 	check "$type: type" "$type" "$(jqr "$j" '.files[0].elf.type.name')"
-	# readelf: the entries of the two tables, 132 and 3 (RELR words).
-	check "$type: readelf -rW entries" "132 3" "$("$READELF" -rW "$f" |
+	# readelf: the entries of the two tables, 260 and 3 (RELR words).
+	check "$type: readelf -rW entries" "260 3" "$("$READELF" -rW "$f" |
 		awk '/^Relocation section/ { printf "%s%s", s, $(NF - 1); s = " " }')"
-	check "$type: relocations" "197" "$(jqr "$j" '.files[0].relocations.total')"
-	check "$type: dynamic relative" "197" "$(jqr "$j" '.files[0].dynamic.relative')"
-	check "$type: relr" "132 3168 132 32 3136 65 24" \
+	check "$type: relocations" "325" "$(jqr "$j" '.files[0].relocations.total')"
+	check "$type: dynamic relative" "325" "$(jqr "$j" '.files[0].dynamic.relative')"
+	check "$type: relr" "260 6240 260 64 6176 65 24" \
 		"$(jqr "$j" '.files[0].dynamic.relr |
 		"\(.relative_in_rel) \(.relative_in_rel_bytes) \(.packable) \(.packed_bytes)" +
 		" \(.savings_bytes) \(.present) \(.present_bytes)"')"
-	check "$type: sizes" "3288 1048 24" \
+	check "$type: sizes" "6360 1048 24" \
 		"$(jqr "$j" '.files[0].sizes | "\(.text) \(.data) \(.bss)"')"
 	check "$type: sizes = size -B" "$(size -B "$f" | awk 'NR == 2 { print $1, $2, $3 }')" \
 		"$(jqr "$j" '.files[0].sizes | "\(.text) \(.data) \(.bss)"')"
