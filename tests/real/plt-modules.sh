@@ -1,6 +1,7 @@
 #!/bin/sh
 # elfplt plt on Debian 12's arm64 modules (tests/real/fetch-modules.sh):
-# invariants on every module, and for a handful of modules the loader's
+# invariants and the independent counter tests/real/plt-arm64-count.py on
+# every module (below), and for a handful of modules the loader's
 # slots re-derived independently from `readelf -rsW` text by the awk
 # program below, which follows Linux 6.1 arch/arm64/kernel/module-plts.c
 # (partition, sort of the front, duplicate check against the previous
