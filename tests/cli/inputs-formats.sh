@@ -8,6 +8,7 @@
 # -rW on the member files, never from elfplt.
 . "$top_srcdir/tests/lib.sh"
 need YAML2OBJ JQ READELF LLVM_AR XZ
+command -v zstd >/dev/null || skip "zstd not found (./bootstrap --deps installs it)"
 
 entries() {
 	"$READELF" -rW "$1" | awk '/^Relocation section/ { n += $(NF - 1) } END { print n + 0 }'
@@ -78,5 +79,28 @@ for x in two.xz padded.xz both.xz two.gz padded.gz; do
 	check "$x: no message" "" "$(cat "$T/err")"
 	check "$x: compression, relocations" "$want 12" \
 		"$(jqr "$T/out" '.files[0] | "\(.compression) \(.relocations.total)"')"
+done
+
+# --- --max-size at its bound: a file of S bytes decodes under --max-size=S
+# and is refused under S - 1, by every decoder (zstd with and without the
+# frame's content size: the size checked before and while decoding).
+zstd -q -c "$f" >"$T/f.zst"
+zstd -q -c --no-content-size "$f" >"$T/f-nosize.zst"
+gzip -c "$f" >"$T/f.gz"
+"$XZ" -c "$f" >"$T/f.xz"
+for x in f.zst f-nosize.zst f.gz f.xz; do
+	case $x in
+	f.zst) want="zstd data decodes to $size bytes, more than $((size - 1)) (--max-size)" ;;
+	f-nosize.zst) want="zstd data decodes to more than $((size - 1)) bytes (--max-size)" ;;
+	f.gz) want="gzip data decodes to more than $((size - 1)) bytes (--max-size)" ;;
+	f.xz) want="xz data decodes to more than $((size - 1)) bytes (--max-size)" ;;
+	esac
+	rc=0
+	"$ELFPLT" stats --max-size=$size "$T/$x" >/dev/null 2>"$T/err" || rc=$?
+	check "$x --max-size=$size (its size): status, message" "0 " "$rc $(cat "$T/err")"
+	rc=0
+	"$ELFPLT" stats --max-size=$((size - 1)) "$T/$x" >/dev/null 2>"$T/err" || rc=$?
+	check "$x --max-size=$((size - 1)): status, message" "1 elfplt: $T/$x: $want" \
+		"$rc $(cat "$T/err")"
 done
 done_testing
