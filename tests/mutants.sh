@@ -12,6 +12,10 @@
 # file.  A mutant survives when those tests all pass.  The check fails when
 # a mutant survives, when an anchor is missing or not unique (the list is out
 # of date with the code: fix the entry), or when a mutant does not build.
+# First the tests the list names run once on the unmutated copy: each must
+# pass there (not skip), or its failure would pass for a kill.  A test that
+# times out (MUTANT_TIMEOUT) kills its mutant; prefer mutants that fail
+# fast.
 #
 # A list entry is a block of "key value" lines, blocks separated by blank
 # lines, "#" lines are comments:
@@ -100,7 +104,8 @@ one_mutant() {
 		errors=$((errors + 1))
 		sed 's/^/    /' "$log" | tail -n 20
 	else
-		(cd "$copy" && timeout "${MUTANT_TIMEOUT:-300}" make -j"$jobs" check TESTS="$tests") \
+		(cd "$copy" && env -u CI timeout "${MUTANT_TIMEOUT:-300}" \
+			make -j"$jobs" check TESTS="$tests") \
 			>"$log" 2>&1
 		status=$?
 		failed=$(sed -n 's/^\(FAIL\|ERROR\): \([^ ]*\).*/\2/p' "$log" | tr '\n' ' ')
@@ -121,16 +126,20 @@ one_mutant() {
 	echo "${report[${#report[@]} - 1]}"
 }
 
+# Every entry of every list, in order: E_name[i], E_why[i], ...
+declare -a E_name E_why E_file E_from E_to E_tests E_list
+ne=0
 for list in "$@"; do
 	name= why= file= from= to= tests= inblock=0
 	while IFS= read -r line || [ -n "$line" ]; do
 		case $line in
 		'#'*) continue ;;
 		'')
-			if [ "$inblock" = 1 ]; then
-				if [ -z "${MUTANTS:-}" ] || [[ $name =~ $MUTANTS ]]; then
-					one_mutant
-				fi
+			if [ "$inblock" = 1 ] &&
+				{ [ -z "${MUTANTS:-}" ] || [[ $name =~ $MUTANTS ]]; }; then
+				E_name[ne]=$name E_why[ne]=$why E_file[ne]=$file E_from[ne]=$from
+				E_to[ne]=$to E_tests[ne]=$tests E_list[ne]=$list
+				ne=$((ne + 1))
 			fi
 			name= why= file= from= to= tests= inblock=0
 			continue
@@ -153,6 +162,33 @@ for list in "$@"; do
 			;;
 		esac
 	done < <(cat "$list"; echo)
+done
+dups=$(printf '%s\n' "${E_name[@]}" | sort | uniq -d | tr '\n' ' ')
+if [ -n "$dups" ]; then
+	report+=("ERROR     mutant names listed twice: $dups")
+	errors=$((errors + 1))
+fi
+
+# The tests pass on the unmutated copy, or a failure would pass for a kill.
+# CI is unset in every run here: a test that skips must not count as
+# failing (a mutant it "kills" would hide that it is never tested).
+baseline=$(printf '%s\n' "${E_tests[@]}" | tr ' ' '\n' | grep . | sort -u | tr '\n' ' ')
+echo "mutants: ${ne} mutants; the unmutated copy against $(echo $baseline | wc -w) tests"
+if ! (cd "$copy" && env -u CI make -j"$jobs" check TESTS="$baseline") >"$log" 2>&1; then
+	grep -E '^(FAIL|ERROR|SKIP):' "$log"
+	echo "mutants: the tests fail on the unmutated copy" >&2
+	exit 1
+fi
+if grep -q '^SKIP:' "$log"; then
+	grep '^SKIP:' "$log"
+	echo "mutants: tests skip on the unmutated copy: they can kill no mutant" >&2
+	exit 1
+fi
+
+for ((i = 0; i < ne; i++)); do
+	name=${E_name[i]} why=${E_why[i]} file=${E_file[i]} from=${E_from[i]}
+	to=${E_to[i]} tests=${E_tests[i]} list=${E_list[i]}
+	one_mutant
 done
 
 echo
