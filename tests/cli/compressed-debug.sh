@@ -28,7 +28,7 @@ for v in zlib zstd; do
 	if build $v; then
 		variants="$variants $v"
 	else
-		echo "SKIP: $CC cannot compress debug sections with $v: $(head -1 "$T/cc.err")"
+		skip_part "$CC cannot compress debug sections with $v: $(head -1 "$T/cc.err")"
 	fi
 done
 [ "$variants" != none ] || skip "$CC compresses no debug sections"

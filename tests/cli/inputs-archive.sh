@@ -193,7 +193,7 @@ if command -v strace >/dev/null && strace -o /dev/null true 2>/dev/null; then
 		>/dev/null 2>&1 || fail "stats same.a under strace"
 	check "same.a: x.o opened once" 1 "$(grep -c 'dd/[xy]\.o"' "$T/trace")"
 else
-	echo "SKIP: strace not usable here: opens not counted"
+	skip_part "strace not usable here: opens not counted"
 fi
 
 done_testing

@@ -12,7 +12,7 @@
 . "$top_srcdir/tests/lib.sh"
 need YAML2OBJ JQ
 [ -n "${CC:-}" ] || skip "no C compiler (CC) to build the preloaded object"
-[ "${ELFPLT_SANITIZED:-no}" = no ] || skip "a sanitized build (ASan refuses LD_PRELOAD)"
+skip_sanitized "ASan refuses LD_PRELOAD"
 
 cat >"$T/die.c" <<'C'
 #define _GNU_SOURCE

@@ -12,7 +12,16 @@ mkdir -p "$d/sub"
 cp "$x86" "$d/a.o"
 cp "$x86" "$d/sub/b.o"
 
+# The text reports' "skipped:" line (load indents it): a tree with one file
+# that is not ELF must show it, so the grep below can match.
+mkdir "$T/ctl"
+cp "$x86" "$T/ctl/a.o"
+echo text >"$T/ctl/notes.txt"
+skipped_re='^[[:space:]]*skipped:'
 for cmd in stats plt "load --repeat 1"; do
+	# shellcheck disable=SC2086
+	check "$cmd: a tree with a text file: skipped line" 1 \
+		"$("$ELFPLT" $cmd "$T/ctl" 2>/dev/null | grep -c "$skipped_re")"
 	for j in 1 2; do
 		rm -f "$d/report.txt" "$d/sub/report.json" "$d/stdout.txt"
 		rc=0
@@ -20,7 +29,7 @@ for cmd in stats plt "load --repeat 1"; do
 		"$ELFPLT" $cmd -j $j -o "$d/report.txt" "$d" 2>"$T/err" || rc=$?
 		check "$cmd -j $j -o inside the tree: exit status" 0 "$rc"
 		# Two ELF files in the tree and nothing else: no "skipped:" line.
-		grep -q "^skipped:" "$d/report.txt" &&
+		grep -q "$skipped_re" "$d/report.txt" &&
 			fail "$cmd -j $j: the report counted itself:" \
 				"$(grep skipped: "$d/report.txt")"
 		rm -f "$d/report.txt"
@@ -33,7 +42,7 @@ for cmd in stats plt "load --repeat 1"; do
 		rm -f "$d/sub/report.json"
 		# shellcheck disable=SC2086
 		"$ELFPLT" $cmd -j $j "$d" >"$d/stdout.txt" 2>"$T/err" || fail "$cmd > file: $?"
-		grep -q "^skipped:" "$d/stdout.txt" &&
+		grep -q "$skipped_re" "$d/stdout.txt" &&
 			fail "$cmd -j $j > inside: the report counted itself"
 	done
 done

@@ -14,7 +14,7 @@
 . "$top_srcdir/tests/lib.sh"
 need YAML2OBJ
 command -v valgrind >/dev/null || skip "valgrind not found (apt-get install valgrind)"
-[ "${ELFPLT_SANITIZED:-no}" = no ] || skip "a sanitized build (valgrind cannot run it)"
+skip_sanitized "valgrind cannot run it"
 
 "$YAML2OBJ" --docnum=1 "$FIXTURES/stats-bad.yaml" -o "$T/good.o" || exit 1
 "$YAML2OBJ" --docnum=9 "$FIXTURES/stats-bad.yaml" -o "$T/contents.o" || exit 1

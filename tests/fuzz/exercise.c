@@ -37,6 +37,33 @@ static void check_text(const char *what, const char *s)
  */
 static const char *cur_path = EXERCISE_PATH;
 
+char ep_exercise_first_error[EP_EXERCISE_ERROR_MAX];
+
+/* Off while the load plan runs: the first error recorded is the input's. */
+static bool recording = true;
+
+/*
+ * Keep msg as ep_exercise_first_error without the directory of name (the
+ * archive target's is a temporary one) wherever it occurs.
+ */
+static void record_error(const char *msg, const char *name)
+{
+	const char *paren = strchr(name, '('), *slash;
+	size_t dir = 0, o = 0;
+
+	slash = paren ? memrchr(name, '/', (size_t)(paren - name)) : strrchr(name, '/');
+	if (slash)
+		dir = (size_t)(slash - name) + 1;
+	while (*msg && o + 1 < EP_EXERCISE_ERROR_MAX) {
+		if (dir && strncmp(msg, name, dir) == 0) {
+			msg += dir;
+			continue;
+		}
+		ep_exercise_first_error[o++] = *msg++;
+	}
+	ep_exercise_first_error[o] = '\0';
+}
+
 /*
  * A message starts with the input's name as reports show it: cleaned
  * (ep_text_clean()), as an archive member's name from the file may not be
@@ -56,8 +83,11 @@ static void check_message(const struct ep_error *err)
 		fprintf(stderr, "bad message for %s: '%s'\n", name, err->message);
 		abort();
 	}
+	if (recording && !ep_exercise_first_error[0])
+		record_error(err->message, name);
 	free(name);
 }
+
 
 static void run_plt(struct ep_image *img, const struct ep_plt_model *m, bool kaslr,
 		    unsigned int timing_reps)
@@ -282,7 +312,9 @@ static void run_stats(struct ep_image *img, const struct ep_blob *blob)
 		report_stats(img, &fs);
 	}
 	ep_stats_free(&fs);
+	recording = false;
 	run_load(img, blob);
+	recording = true;
 }
 
 static void run_plts(struct ep_image *img)

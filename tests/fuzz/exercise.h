@@ -59,6 +59,14 @@ int ep_exercise_decode(int compression, const uint8_t *data, size_t size);
  */
 int ep_exercise_archive(const uint8_t *data, size_t size);
 
+/*
+ * The first error message a run met since the caller last set [0] to '\0'
+ * (an input's name without its directory), or "" when none: what the
+ * regression replay compares with each input's expected line.
+ */
+#define EP_EXERCISE_ERROR_MAX 512
+extern char ep_exercise_first_error[EP_EXERCISE_ERROR_MAX];
+
 /* The fuzz targets by name ("stats", "plt", "zstd", "xz", "gzip", "archive"). */
 struct ep_fuzz_target {
 	const char *name;

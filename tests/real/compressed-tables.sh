@@ -73,10 +73,30 @@ for f in "$T"/plain/*; do
 	"$READELF" -rW "$f"
 done | awk '$3 ~ /^R_/ { n[$3]++ } END { for (t in n) print t "=" n[t] }' |
 	LC_ALL=C sort | tr '\n' ' ' >"$T/readelf.types"
-"$ELFPLT" stats --json -o "$T/z.json" "$T/z"
+rc=0
+"$ELFPLT" stats --json -o "$T/z.json" "$T/z" 2>"$T/err" || rc=$?
+check "stats compressed (by type): exit status, stderr" "0 " "$rc $(cat "$T/err")"
 check "types over all modules (readelf -rW on the plain ones)" "$(cat "$T/readelf.types")" \
 	"$(jqr "$T/z.json" '.totals.by_machine[0].by_type | map("\(.name)=\(.count)") |
 		sort | join(" ")') "
+
+# Each relocation section of each compressed module, name and entries, as
+# readelf -rW counts them in the plain module (not elfplt against itself).
+for f in "$T"/plain/*; do
+	"$READELF" -rW "$f" |
+		sed -n "s/^Relocation section '\\([^']*\\)' at offset [^ ]* contains \\([0-9]*\\) entr.*/\\1=\\2/p" |
+		sed "s|^|$(basename "$f"):|"
+done >"$T/readelf.sections"
+"$JQ" -r '.files[] | (.path | split("/") | last) as $m |
+	.relocations.sections[] | "\($m):\(.name)=\(.entries)"' "$T/z.json" >"$T/elfplt.sections"
+check "sections: count as readelf -rW lists" "$(wc -l <"$T/readelf.sections")" \
+	"$(wc -l <"$T/elfplt.sections")"
+if cmp -s "$T/readelf.sections" "$T/elfplt.sections"; then
+	echo "ok: every compressed section's entries = readelf -rW on the plain module"
+else
+	fail "sections differ from readelf -rW: $(diff "$T/readelf.sections" "$T/elfplt.sections" |
+		head -3)"
+fi
 
 # stats decodes each table once and nothing else: here, every compressed
 # section, whose ch_size readelf -t prints.

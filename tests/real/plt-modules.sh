@@ -1,12 +1,14 @@
 #!/bin/sh
 # elfplt plt on Debian 12's arm64 modules (tests/real/fetch-modules.sh):
-# invariants on every module, and for a handful of modules the loader's
+# invariants and the independent counter tests/real/plt-arm64-count.py on
+# every module (below), and for a handful of modules the loader's
 # slots re-derived independently from `readelf -rsW` text by the awk
 # program below, which follows Linux 6.1 arch/arm64/kernel/module-plts.c
 # (partition, sort of the front, duplicate check against the previous
 # entry, ADRP veneers at page offsets 0xff8/0xffc, ceil(slots/341) spare
 # per section) and shares no code with elfplt.
 . "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/real/real-lib.sh"
 need JQ READELF
 
 dir=$("$top_srcdir/tests/real/fetch-modules.sh")
@@ -34,6 +36,32 @@ check "a leftover only where every relocation needs a slot" 0 \
 	"$(jqr "$j" '[.files[].sections[] | select(.detail.partition_leftover and
 		.needed != .relocations)] | length')"
 echo "totals: $(jqr "$j" "$TOTALS_LINE")"
+
+# Every module against the independent counter of the 6.12 and 7.2 trees
+# (tests/real/plt-arm64-count.py): 6.1.176's count_plts(),
+# partition_branch_plt_relas(), cmp_rela() and module_frob_arch_sections()
+# are 6.12's but for the CONFIG_RANDOMIZE_BASE and CONFIG_ARM64_ERRATUM_843419
+# tests, both set in Debian's config and elfplt's defaults, and the
+# .init.text.ftrace_trampoline 6.1 ignores, which holds no slot.  Debian
+# builds with CONFIG_MODULE_UNLOAD: ".init" targets are the init group.
+check "every module has mod_unload (the counter's init rule)" 0 \
+	"$(jqr "$j" '[.files[] | select(.rules.mod_unload | not)] | length')"
+jqp "$j" '.files[] | "\(.path)\t\(plt("core").reserved) \(plt("init").reserved) \(
+	plt("core").minimum) \(plt("init").minimum) \(.sort.loader)\t\(
+	.detail.over_allocation | "\(.nonzero_addend) \(.partition_leftover) \(
+	.erratum_slack)")"' | LC_ALL=C sort >"$T/elfplt.tsv"
+find "$dir" -name '*.ko' | LC_ALL=C sort >"$T/list"
+readelf_counter "$T/list" "$T/counter" "-SW -rW -sW" "$top_srcdir/tests/real/plt-arm64-count.py" ||
+	fail "readelf or the counter failed"
+check "modules the counter read" "$n" "$(wc -l <"$T/counter")"
+if cmp -s "$T/elfplt.tsv" "$T/counter"; then
+	echo "ok: all $n modules: core, init, minimums, sorted, over-allocation by cause" \
+		"agree with the counter"
+else
+	diff "$T/elfplt.tsv" "$T/counter" | grep '^[<>]' >"$T/diff"
+	fail "$(cut -f1 "$T/diff" | sort -u | wc -l) modules differ (< elfplt, > counter):"
+	head -n 20 "$T/diff"
+fi
 
 # --summary: one row per module, each named apart from the others below the
 # directory they share (the walk finds them all under $dir/kernel/).
