@@ -1032,6 +1032,17 @@ static json_t *arm_json_totals(const struct ep_plt_totals *t)
 			 "double_pop_sort", ep_json_u64(t->detail[SUM_DOUBLE_POP]));
 }
 
+/* --by=cause: d->causes, in cause_name[]'s words. */
+static size_t arm_causes(const struct ep_plt_result *res, struct ep_plt_cause *out)
+{
+	const struct arm_detail *d = res->detail;
+	size_t k;
+
+	for (k = 0; k < NCAUSE; k++)
+		out[k] = (struct ep_plt_cause){ cause_name[k], (int64_t)d->causes[k] };
+	return NCAUSE;
+}
+
 const struct ep_plt_model ep_plt_model_arm_module = {
 	.name = "arm-module",
 	.source = "Linux arch/arm/kernel/module-plts.c, v6.1 to v7.2",
@@ -1053,4 +1064,5 @@ const struct ep_plt_model ep_plt_model_arm_module = {
 	.json_section = arm_json_section,
 	.detail_sums = arm_detail_sums,
 	.json_totals = arm_json_totals,
+	.causes = arm_causes,
 };

@@ -534,6 +534,105 @@ static void add_section(struct ep_plt_result *res, struct arm64_detail *d,
 	d->excess_slack += s->spare - s->spare_minimal;
 }
 
+/* --by: a slot-needing branch's key and where it sits, to find each key's first. */
+struct site_key {
+	struct rela_key k;
+	uint64_t r_offset;
+	size_t i;
+};
+
+static int cmp_site_key(const void *a, const void *b)
+{
+	const struct site_key *x = a, *y = b;
+
+	if (!key_eq(&x->k, &y->k))
+		return key_lt(&x->k, &y->k) ? -1 : 1;
+	return x->r_offset < y->r_offset ? -1 : x->r_offset > y->r_offset;
+}
+
+static struct ep_plt_site *add_site(struct ep_plt_result *res, const struct ep_plt_section *s,
+				    const struct ep_rel *r, bool reserved, bool minimum)
+{
+	struct ep_plt_site *p = ep_plt_site_add(res);
+
+	if (!p)
+		return NULL;
+	p->relsec = s->index;
+	p->target = s->target;
+	p->r_offset = r->r_offset;
+	p->r_type = r->r_type;
+	p->r_sym = r->r_sym;
+	p->r_addend = r->r_addend;
+	p->kind = EP_PLT_KIND_PLT;
+	p->group = s->group;
+	p->reserved = reserved;
+	p->minimum = minimum;
+	return p;
+}
+
+/*
+ * --by: the sites of one section, r[0..n) as ep_arm64_count_section() left
+ * it (the nents slot-needing branches it sorted in front).  In the sorted
+ * range the first of each (r_type, r_sym, r_addend) gets a slot and counts
+ * in the minimum, a repeat gets one only with a non-zero addend; a
+ * partition leftover gets one as count_leftover() says; every ADRP veneer
+ * has its own.  Returns 0 or -EP_ENOMEM.
+ */
+static int record_sites(struct ep_plt_result *res, const struct ep_plt_section *s,
+			const struct ep_rel *r, size_t n, const uint32_t *shndx)
+{
+	const size_t nents = s->sorted_partitioned;
+	const bool kaslr = res->opt.kaslr || !((struct arm64_detail *)res->detail)->rules.kaslr_applies;
+	struct site_key *v = malloc((nents ? nents : 1) * sizeof(*v));
+	size_t i;
+
+	if (!v)
+		return -EP_ENOMEM;
+	for (i = 0; i < nents; i++)
+		v[i] = (struct site_key){ key_of(&r[i]), r[i].r_offset, i };
+	qsort(v, nents, sizeof(*v), cmp_site_key);
+	for (i = 0; i < nents; i++) {
+		const bool first = i == 0 || !key_eq(&v[i].k, &v[i - 1].k);
+
+		if (!add_site(res, s, &r[v[i].i], first || v[i].k.addend != 0, first))
+			goto nomem;
+	}
+	for (i = nents; i < n; i++) {
+		const struct ep_rel *e = &r[i];
+		struct rela_key k = key_of(e);
+		bool in = false, counted;
+		size_t lo = 0, hi = nents;
+
+		if (e->r_type == R_AARCH64_ADR_PREL_PG_HI21 ||
+		    e->r_type == R_AARCH64_ADR_PREL_PG_HI21_NC) {
+			if (res->opt.erratum_843419 && !adrp_min_align(e->r_offset) &&
+			    !add_site(res, s, e, true, true))
+				goto nomem;
+			continue;
+		}
+		if (!kaslr || !needs_plt(e->r_type, e->r_sym, shndx, (uint32_t)s->target))
+			continue;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (key_lt(&v[mid].k, &k))
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		in = lo < nents && key_eq(&v[lo].k, &k);
+		counted = k.addend != 0 || !nents || !key_eq(&k, &v[nents - 1].k);
+		if (!add_site(res, s, e, counted, !in))
+			goto nomem;
+	}
+	/* The ADRPs inside the sorted range are never there: only branches are. */
+	free(v);
+	return 0;
+nomem:
+	free(v);
+	return -EP_ENOMEM;
+}
+
 static int count_one(struct ep_image *img, size_t idx, const uint32_t *shndx, size_t nsyms,
 		     const struct ep_plt_options *opt, struct ep_plt_result *res,
 		     struct ep_error *err)
@@ -574,6 +673,8 @@ static int count_one(struct ep_image *img, size_t idx, const uint32_t *shndx, si
 	if (rc == 0)
 		rc = ep_arm64_count_section(r, rs.count, shndx, nsyms, (uint32_t)sh->sh_info, opt,
 					    s);
+	if (rc == 0 && opt->sites)
+		rc = record_sites(res, s, r, rs.count, shndx);
 	if (rc) {
 		rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
 		goto out;
@@ -693,6 +794,7 @@ static int arm64_analyse(struct ep_image *img, struct ep_plt_result *res, struct
 	res->detail = d;
 	ep_arm64_rules_for(res->kernel.version, res->kernel.mod_unload, &d->rules);
 	res->sort.applies = true;
+	res->sites_recorded = opt.sites;
 	/* Kernels that no longer ask CONFIG_RANDOMIZE_BASE count as if it were on. */
 	if (!d->rules.kaslr_applies)
 		opt.kaslr = true;
@@ -951,6 +1053,17 @@ static json_t *arm64_json_totals(const struct ep_plt_totals *t)
 					 t->detail[SUM_EXCESS_SLACK]));
 }
 
+/* --by=cause: the three of over_allocation(). */
+static size_t arm64_causes(const struct ep_plt_result *res, struct ep_plt_cause *out)
+{
+	const struct arm64_detail *d = res->detail;
+
+	out[0] = (struct ep_plt_cause){ "nonzero_addend", (int64_t)d->excess_addend };
+	out[1] = (struct ep_plt_cause){ "partition_leftover", (int64_t)d->excess_leftover };
+	out[2] = (struct ep_plt_cause){ "erratum_slack", (int64_t)d->excess_slack };
+	return 3;
+}
+
 const struct ep_plt_model ep_plt_model_arm64_module = {
 	.name = "arm64-module",
 	.source = "Linux arch/arm64/kernel/module-plts.c, v5.8 to v7.2",
@@ -972,4 +1085,5 @@ const struct ep_plt_model ep_plt_model_arm64_module = {
 	.json_section = arm64_json_section,
 	.detail_sums = arm64_detail_sums,
 	.json_totals = arm64_json_totals,
+	.causes = arm64_causes,
 };

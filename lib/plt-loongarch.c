@@ -1118,6 +1118,20 @@ static json_t *la_json_totals(const struct ep_plt_totals *t)
 			 ep_json_u64(s[SUM_COMPARISONS]));
 }
 
+/* --by=cause: causes() of the PLT and the GOT together, as the JSON detail has them. */
+static size_t la_causes(const struct ep_plt_result *res, struct ep_plt_cause *out)
+{
+	const struct la_detail *d = res->detail;
+	uint64_t pt, pa, px, gt, ga, gx;
+
+	causes(d, LA_PLT, &pt, &pa, &px);
+	causes(d, LA_GOT, &gt, &ga, &gx);
+	out[0] = (struct ep_plt_cause){ "type_split", (int64_t)(pt + gt) };
+	out[1] = (struct ep_plt_cause){ "alias", (int64_t)(pa + ga) };
+	out[2] = (struct ep_plt_cause){ "across_sections", (int64_t)(px + gx) };
+	return 3;
+}
+
 const struct ep_plt_model ep_plt_model_loongarch_module = {
 	.name = "loongarch-module",
 	.source = "Linux arch/loongarch/kernel/module-sections.c and module.c, v6.1 to v7.2",
@@ -1139,4 +1153,5 @@ const struct ep_plt_model ep_plt_model_loongarch_module = {
 	.json_section = la_json_section,
 	.detail_sums = la_detail_sums,
 	.json_totals = la_json_totals,
+	.causes = la_causes,
 };

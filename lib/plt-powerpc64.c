@@ -772,6 +772,18 @@ static json_t *ppc64_json_totals(const struct ep_plt_totals *t)
 				   t->detail[SUM_LOCAL], t->detail[SUM_PER_SECTION]));
 }
 
+/* --by=cause: over_of(), as the JSON detail's over_allocation names it. */
+static size_t ppc64_causes(const struct ep_plt_result *res, struct ep_plt_cause *out)
+{
+	const struct over o = over_of(res);
+
+	out[0] = (struct ep_plt_cause){ "sentinel", (int64_t)o.sentinel };
+	out[1] = (struct ep_plt_cause){ "addend", o.addend };
+	out[2] = (struct ep_plt_cause){ "local", (int64_t)o.local };
+	out[3] = (struct ep_plt_cause){ "per_section", (int64_t)o.per_section };
+	return 4;
+}
+
 const struct ep_plt_model ep_plt_model_powerpc64_module = {
 	.name = "powerpc64-module",
 	.source = "Linux arch/powerpc/kernel/module_64.c (ELFv2), v6.1 to v7.2",
@@ -793,4 +805,5 @@ const struct ep_plt_model ep_plt_model_powerpc64_module = {
 	.json_section = ppc64_json_section,
 	.detail_sums = ppc64_detail_sums,
 	.json_totals = ppc64_json_totals,
+	.causes = ppc64_causes,
 };

@@ -991,6 +991,18 @@ static json_t *riscv_json_totals(const struct ep_plt_totals *t)
 			 ep_json_u64(s[SUM_COMPARISONS]));
 }
 
+/* --by=cause: the JSON detail's over_allocation; nothing without CONFIG_MODULE_SECTIONS. */
+static size_t riscv_causes(const struct ep_plt_result *res, struct ep_plt_cause *out)
+{
+	const struct rv_detail *d = res->detail;
+
+	out[0] = (struct ep_plt_cause){ "per_section", d->sections ? d->over_per_section : 0 };
+	out[1] = (struct ep_plt_cause){ "across_types", d->sections ? d->over_across_types : 0 };
+	out[2] = (struct ep_plt_cause){ "plt32_uncounted",
+					d->sections ? d->over_plt32_uncounted : 0 };
+	return 3;
+}
+
 const struct ep_plt_model ep_plt_model_riscv_module = {
 	.name = "riscv-module",
 	.source = "Linux arch/riscv/kernel/module-sections.c and module.c, v6.1 to v7.2",
@@ -1012,4 +1024,5 @@ const struct ep_plt_model ep_plt_model_riscv_module = {
 	.json_section = riscv_json_section,
 	.detail_sums = riscv_detail_sums,
 	.json_totals = riscv_json_totals,
+	.causes = riscv_causes,
 };

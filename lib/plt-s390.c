@@ -746,6 +746,17 @@ static json_t *s390_json_totals(const struct ep_plt_totals *t)
 			 "bytes_converted", ep_json_u64(t->detail[SUM_CONVERTED]));
 }
 
+/* --by=cause: d->over, in cause_name[]'s words. */
+static size_t s390_causes(const struct ep_plt_result *res, struct ep_plt_cause *out)
+{
+	const struct s390_detail *d = res->detail;
+	size_t k;
+
+	for (k = 0; k < NCAUSE; k++)
+		out[k] = (struct ep_plt_cause){ cause_name[k], (int64_t)d->over[k] };
+	return NCAUSE;
+}
+
 const struct ep_plt_model ep_plt_model_s390 = {
 	.name = "s390-module",
 	.source = "Linux arch/s390/kernel/module.c, v6.1 to v7.2",
@@ -767,4 +778,5 @@ const struct ep_plt_model ep_plt_model_s390 = {
 	.json_section = s390_json_section,
 	.detail_sums = s390_detail_sums,
 	.json_totals = s390_json_totals,
+	.causes = s390_causes,
 };

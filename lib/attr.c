@@ -1,0 +1,535 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Attribution (lib/attr.h): each site or relocation gets a name per --by
+ * (a symbol, a function, a compile unit, a file:line, a section); the
+ * names are sorted and runs of equal ones added up into rows.  Symbol
+ * names come straight from the symbol and string tables the relocation
+ * section links; functions from the STT_FUNC and STT_GNU_IFUNC symbols
+ * with a size, per section, sorted once per file.  A branch through a
+ * section symbol (a static function in another section, as GCC's
+ * -ffunction-sections code calls it) is named after the function at the
+ * addend when there is one, else "section+0xADDEND".
+ */
+#include "config.h"
+
+#include <elf.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/attr.h"
+#include "lib/reloc.h"
+
+static const char *const by_names[EP_BY_NBY] = { "callee", "caller", "cu",	 "line",
+						 "cause",  "symbol", "section" };
+
+const char *ep_attr_by_name(unsigned int bit)
+{
+	unsigned int i;
+
+	for (i = 0; i < EP_BY_NBY; i++)
+		if (bit == 1u << i)
+			return by_names[i];
+	return NULL;
+}
+
+int ep_attr_parse(const char *arg, unsigned int allowed, unsigned int *by)
+{
+	const char *p = arg;
+
+	*by = 0;
+	while (*p) {
+		size_t len = strcspn(p, ","), i;
+
+		for (i = 0; i < EP_BY_NBY; i++)
+			if ((allowed & 1u << i) && strlen(by_names[i]) == len &&
+			    strncmp(p, by_names[i], len) == 0)
+				break;
+		if (i == EP_BY_NBY)
+			return -1;
+		*by |= 1u << i;
+		p += len;
+		if (*p == ',' && *++p == '\0')
+			return -1;
+	}
+	return *by ? 0 : -1;
+}
+
+/* ---- symbols ------------------------------------------------------------------ */
+
+/* A function's range, for caller. */
+struct func {
+	uint32_t shndx;
+	uint64_t value, size;
+	const char *name;
+};
+
+/* One symbol table, its strings and its functions. */
+struct syms {
+	size_t index; /* the table; 0: none opened */
+	struct ep_symtab st;
+	const char *strtab;
+	size_t strsize;
+	struct func *funcs;
+	size_t nfuncs;
+	bool funcs_made;
+};
+
+struct sym {
+	const char *name; /* "" when st_name is out of range */
+	unsigned int type;
+	uint32_t shndx; /* SHN_XINDEX resolved */
+	uint64_t value, size;
+};
+
+static void sym_get(const struct syms *s, size_t i, struct sym *out)
+{
+	uint32_t st_name;
+
+	if (s->st.elfclass == ELFCLASS64) {
+		const Elf64_Sym *e = (const Elf64_Sym *)s->st.data->d_buf + i;
+
+		st_name = e->st_name;
+		out->type = ELF64_ST_TYPE(e->st_info);
+		out->value = e->st_value;
+		out->size = e->st_size;
+	} else {
+		const Elf32_Sym *e = (const Elf32_Sym *)s->st.data->d_buf + i;
+
+		st_name = e->st_name;
+		out->type = ELF32_ST_TYPE(e->st_info);
+		out->value = e->st_value;
+		out->size = e->st_size;
+	}
+	out->shndx = ep_symtab_shndx(&s->st, i);
+	out->name = "";
+	if (s->strtab && st_name < s->strsize && memchr(s->strtab + st_name, 0, s->strsize - st_name))
+		out->name = s->strtab + st_name;
+}
+
+static int syms_open(struct ep_image *img, size_t idx, struct syms *s, struct ep_error *err)
+{
+	Elf_Data *d;
+	int rc;
+
+	if (s->index == idx)
+		return 0;
+	free(s->funcs);
+	memset(s, 0, sizeof(*s));
+	rc = ep_symtab_open(img, idx, &s->st, err);
+	if (rc)
+		return rc;
+	s->index = idx;
+	if (idx && img->sections[idx].shdr.sh_link < img->shnum) {
+		d = ep_section_data(img, img->sections[idx].shdr.sh_link, err);
+		if (!d)
+			return -EP_EMALFORMED;
+		s->strtab = d->d_buf;
+		s->strsize = d->d_size;
+	}
+	return 0;
+}
+
+static int cmp_func(const void *a, const void *b)
+{
+	const struct func *x = a, *y = b;
+
+	if (x->shndx != y->shndx)
+		return x->shndx < y->shndx ? -1 : 1;
+	return x->value < y->value ? -1 : x->value > y->value;
+}
+
+/* The functions of s, sorted by (section, st_value); false when out of memory. */
+static bool funcs_make(struct syms *s)
+{
+	size_t i;
+
+	if (s->funcs_made)
+		return true;
+	s->funcs = malloc((s->st.count ? s->st.count : 1) * sizeof(*s->funcs));
+	if (!s->funcs)
+		return false;
+	for (i = 1; i < s->st.count; i++) {
+		struct sym y;
+
+		sym_get(s, i, &y);
+		if ((y.type != STT_FUNC && y.type != STT_GNU_IFUNC) || !y.size ||
+		    y.shndx == SHN_UNDEF || y.shndx >= SHN_LORESERVE)
+			continue;
+		s->funcs[s->nfuncs++] = (struct func){ y.shndx, y.value, y.size, y.name };
+	}
+	qsort(s->funcs, s->nfuncs, sizeof(*s->funcs), cmp_func);
+	s->funcs_made = true;
+	return true;
+}
+
+/* The function of section shndx whose range holds value, or NULL. */
+static const struct func *func_at(const struct syms *s, uint32_t shndx, uint64_t value)
+{
+	size_t lo = 0, hi = s->nfuncs;
+	const struct func *f;
+
+	/* The last function starting at or before (shndx, value). */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		f = &s->funcs[mid];
+		if (f->shndx < shndx || (f->shndx == shndx && f->value <= value))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	f = &s->funcs[lo - 1];
+	return f->shndx == shndx && value - f->value < f->size ? f : NULL;
+}
+
+/* The name of symbol r_sym as a branch target with addend; malloc()ed. */
+static char *callee_name(const struct ep_image *img, struct syms *s, uint32_t r_sym,
+			 int64_t addend)
+{
+	struct sym y;
+	char *out = NULL;
+
+	if (!r_sym || r_sym >= s->st.count)
+		return strdup("(no symbol)");
+	sym_get(s, r_sym, &y);
+	if (y.type == STT_SECTION) {
+		const char *sec = y.shndx < img->shnum ? img->sections[y.shndx].name : "?";
+		const struct func *f = funcs_make(s) ? func_at(s, y.shndx, (uint64_t)addend)
+						     : NULL;
+
+		if (f && f->value == (uint64_t)addend)
+			return strdup(f->name);
+		if (asprintf(&out, "%s%+" PRId64, sec, addend) < 0)
+			return NULL;
+		return out;
+	}
+	if (!y.name[0]) {
+		if (asprintf(&out, "(symbol %" PRIu32 ")", r_sym) < 0)
+			return NULL;
+		return out;
+	}
+	return strdup(y.name);
+}
+
+/* The function holding offset in section target (ET_REL), malloc()ed. */
+static char *caller_name(struct syms *s, size_t target, uint64_t offset)
+{
+	const struct func *f;
+
+	if (!funcs_make(s))
+		return NULL;
+	f = func_at(s, (uint32_t)target, offset);
+	return strdup(f ? f->name : "(no function)");
+}
+
+/* ---- rows ----------------------------------------------------------------------- */
+
+/* One site's name under one --by, before the names are added up. */
+struct named {
+	char *name;
+	uint64_t reserved, minimum;
+};
+
+static int cmp_named(const void *a, const void *b)
+{
+	return strcmp(((const struct named *)a)->name, ((const struct named *)b)->name);
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+	const struct ep_attr_row *x = a, *y = b;
+
+	if (x->reserved != y->reserved)
+		return x->reserved > y->reserved ? -1 : 1;
+	if (x->sites != y->sites)
+		return x->sites > y->sites ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* Add up v[0..n) (names taken over) into t's rows.  Returns 0 or -EP_ENOMEM. */
+static int make_rows(struct named *v, size_t n, struct ep_attr_table *t)
+{
+	size_t i, k = 0;
+
+	qsort(v, n, sizeof(*v), cmp_named);
+	t->rows = calloc(n ? n : 1, sizeof(*t->rows));
+	if (!t->rows) {
+		for (i = 0; i < n; i++)
+			free(v[i].name);
+		return -EP_ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		if (k && strcmp(t->rows[k - 1].name, v[i].name) == 0) {
+			free(v[i].name);
+		} else {
+			t->rows[k].name = v[i].name;
+			k++;
+		}
+		t->rows[k - 1].sites++;
+		t->rows[k - 1].reserved += v[i].reserved;
+		t->rows[k - 1].minimum += v[i].minimum;
+	}
+	t->nrows = k;
+	qsort(t->rows, k, sizeof(*t->rows), cmp_row);
+	return 0;
+}
+
+/* "file:line", "unknown" without them; malloc()ed. */
+static char *source_name(struct ep_dwarf *dw, unsigned int bit, size_t shndx, uint64_t offset)
+{
+	const char *cu = NULL, *file = NULL;
+	char *out = NULL;
+	int line = 0;
+
+	if (dw)
+		ep_dwarf_source(dw, shndx, offset, &cu, &file, &line);
+	if (bit == EP_BY_CU)
+		return strdup(cu ? cu : "unknown");
+	if (!file)
+		return strdup("unknown");
+	if (asprintf(&out, "%s:%d", file, line) < 0)
+		return NULL;
+	return out;
+}
+
+/* Open the DWARF a's cu or line rows need; NULL (and dwarf_missing) when there is none. */
+static struct ep_dwarf *dwarf_for(const struct ep_image *img, unsigned int by,
+				  const struct ep_dwarf_options *dopt, struct ep_attr *a)
+{
+	struct ep_dwarf *dw;
+	bool has = false;
+
+	if (!(by & (EP_BY_CU | EP_BY_LINE)))
+		return NULL;
+	a->dwarf_asked = true;
+	dw = ep_dwarf_open(img->path, dopt, &has);
+	a->dwarf_missing = !has;
+	if (dw && ep_dwarf_file(dw))
+		a->debug_file = strdup(ep_dwarf_file(dw));
+	return dw;
+}
+
+void ep_attr_free(struct ep_attr *a)
+{
+	size_t t, r;
+
+	for (t = 0; t < a->ntables; t++) {
+		for (r = 0; r < a->tables[t].nrows; r++)
+			free(a->tables[t].rows[r].name);
+		free(a->tables[t].rows);
+	}
+	free(a->debug_file);
+	memset(a, 0, sizeof(*a));
+}
+
+/* ---- plt ------------------------------------------------------------------------ */
+
+int ep_attr_plt(struct ep_image *img, const struct ep_plt_result *res, unsigned int by,
+		const struct ep_dwarf_options *dopt, struct ep_attr *a, struct ep_error *err)
+{
+	const bool rel = img->ehdr.e_type == ET_REL;
+	struct syms s = { 0 };
+	struct ep_dwarf *dw = NULL;
+	struct named *v = NULL;
+	unsigned int i;
+	size_t k;
+	int rc = 0;
+
+	memset(a, 0, sizeof(*a));
+	a->sites_recorded = res->sites_recorded;
+	a->slots = ep_plt_result_slots(res);
+	if (by & EP_BY_CAUSE) {
+		a->cause = true;
+		a->ncauses = ep_plt_causes(res, a->causes);
+	}
+	by &= EP_BY_CALLEE | EP_BY_CALLER | EP_BY_CU | EP_BY_LINE;
+	if (!by || !res->sites_recorded)
+		return 0;
+	if (rel)
+		dw = dwarf_for(img, by, dopt, a);
+	v = malloc((res->nsites ? res->nsites : 1) * sizeof(*v));
+	if (!v)
+		goto nomem;
+	for (i = 0; i < EP_BY_NBY; i++) {
+		const unsigned int bit = 1u << i;
+
+		if (!(by & bit))
+			continue;
+		for (k = 0; k < res->nsites; k++) {
+			const struct ep_plt_site *p = &res->sites[k];
+			size_t symtab = img->sections[p->relsec].shdr.sh_link;
+
+			if (bit & (EP_BY_CALLEE | EP_BY_CALLER)) {
+				rc = syms_open(img, symtab < img->shnum ? symtab : 0, &s, err);
+				if (rc)
+					goto out;
+			}
+			if (bit == EP_BY_CALLEE)
+				v[k].name = callee_name(img, &s, p->r_sym, p->r_addend);
+			else if (bit == EP_BY_CALLER)
+				v[k].name = rel ? caller_name(&s, p->target, p->r_offset)
+						: strdup("(not a call site)");
+			else
+				v[k].name = rel ? source_name(dw, bit, p->target, p->r_offset)
+						: strdup("unknown");
+			if (!v[k].name) {
+				while (k--)
+					free(v[k].name);
+				goto nomem;
+			}
+			v[k].reserved = p->reserved;
+			v[k].minimum = p->minimum;
+		}
+		a->tables[a->ntables].by = bit;
+		rc = make_rows(v, res->nsites, &a->tables[a->ntables]);
+		if (rc)
+			goto nomem;
+		a->ntables++;
+	}
+	goto out;
+nomem:
+	rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
+out:
+	free(v);
+	free(s.funcs);
+	ep_dwarf_close(dw);
+	return rc;
+}
+
+/* ---- stats ---------------------------------------------------------------------- */
+
+/* The SHF_ALLOC section whose addresses hold addr (linked files), or 0. */
+static size_t section_at(const struct ep_image *img, uint64_t addr)
+{
+	size_t i;
+
+	for (i = 1; i < img->shnum; i++) {
+		const GElf_Shdr *sh = &img->sections[i].shdr;
+
+		if ((sh->sh_flags & SHF_ALLOC) && sh->sh_type != SHT_NOBITS &&
+		    addr - sh->sh_addr < sh->sh_size)
+			return i;
+	}
+	return 0;
+}
+
+/* Append a name to *v (growing it); false when out of memory. */
+static bool push(struct named **v, size_t *n, size_t *cap, char *name)
+{
+	if (!name)
+		return false;
+	if (*n == *cap) {
+		size_t c = *cap ? 2 * *cap : 256;
+		struct named *w = realloc(*v, c * sizeof(*w));
+
+		if (!w) {
+			free(name);
+			return false;
+		}
+		*v = w;
+		*cap = c;
+	}
+	(*v)[(*n)++] = (struct named){ name, 0, 0 };
+	return true;
+}
+
+/* The relocation sections stats reads: SHT_REL, SHT_RELA, SHT_RELR (and what reloc.h adds). */
+static int stats_one(struct ep_image *img, unsigned int bit, struct ep_dwarf *dw,
+		     struct ep_attr_table *t, struct ep_error *err)
+{
+	const bool rel = img->ehdr.e_type == ET_REL;
+	struct syms s = { 0 };
+	struct named *v = NULL;
+	size_t n = 0, cap = 0, i;
+	int rc = 0;
+
+	for (i = 1; i < img->shnum; i++) {
+		struct ep_rel batch[EP_REL_BATCH_MIN * 4];
+		struct ep_rel_cursor cur = { 0 };
+		struct ep_relsec rs;
+		ssize_t got, k;
+
+		if (!ep_is_relsec(&img->sections[i].shdr))
+			continue;
+		/* Linked files: the dynamic tables only, as the loader applies them. */
+		if (!rel && !(img->sections[i].shdr.sh_flags & SHF_ALLOC))
+			continue;
+		rc = ep_relsec_open(img, i, &rs, err);
+		if (rc)
+			goto out;
+		if (bit == EP_BY_SYMBOL) {
+			rc = syms_open(img, rs.symtab.index, &s, err);
+			if (rc)
+				goto out;
+		}
+		while ((got = ep_relsec_next(&rs, &cur, batch, sizeof(batch) / sizeof(batch[0]),
+					     err)) > 0) {
+			for (k = 0; k < got; k++) {
+				const struct ep_rel *r = &batch[k];
+				char *name;
+				size_t sec;
+
+				if (bit == EP_BY_SYMBOL) {
+					name = r->r_sym ? callee_name(img, &s, r->r_sym,
+								      r->r_addend)
+							: strdup("(no symbol)");
+				} else if (bit == EP_BY_SECTION) {
+					sec = rel ? rs.target : section_at(img, r->r_offset);
+					name = strdup(sec ? ep_section_label(img, sec)
+							  : "(no section)");
+				} else {
+					name = rel ? source_name(dw, EP_BY_CU, rs.target,
+								 r->r_offset)
+						   : strdup("unknown");
+				}
+				if (!push(&v, &n, &cap, name)) {
+					rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory",
+							  img->path);
+					goto out;
+				}
+			}
+		}
+		if (got < 0) {
+			rc = (int)got;
+			goto out;
+		}
+	}
+	t->by = bit;
+	rc = make_rows(v, n, t);
+	n = 0;
+	if (rc)
+		rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
+out:
+	for (i = 0; i < n; i++)
+		free(v[i].name);
+	free(v);
+	free(s.funcs);
+	return rc;
+}
+
+int ep_attr_stats(struct ep_image *img, unsigned int by, const struct ep_dwarf_options *dopt,
+		  struct ep_attr *a, struct ep_error *err)
+{
+	struct ep_dwarf *dw = NULL;
+	unsigned int i;
+	int rc = 0;
+
+	memset(a, 0, sizeof(*a));
+	if ((by & EP_BY_CU) && img->ehdr.e_type == ET_REL)
+		dw = dwarf_for(img, EP_BY_CU, dopt, a);
+	for (i = 0; i < EP_BY_NBY && rc == 0; i++) {
+		const unsigned int bit = 1u << i;
+
+		if (!(by & bit & (EP_BY_SYMBOL | EP_BY_SECTION | EP_BY_CU)))
+			continue;
+		rc = stats_one(img, bit, dw, &a->tables[a->ntables], err);
+		if (rc == 0)
+			a->ntables++;
+	}
+	ep_dwarf_close(dw);
+	return rc;
+}
