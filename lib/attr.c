@@ -74,6 +74,7 @@ struct syms {
 	struct func *funcs;
 	size_t nfuncs;
 	bool funcs_made;
+	bool objects; /* funcs[] holds STT_OBJECT symbols too */
 };
 
 struct sym {
@@ -154,7 +155,9 @@ static bool funcs_make(struct syms *s)
 		struct sym y;
 
 		sym_get(s, i, &y);
-		if ((y.type != STT_FUNC && y.type != STT_GNU_IFUNC) || !y.size ||
+		if ((y.type != STT_FUNC && y.type != STT_GNU_IFUNC &&
+		     !(s->objects && y.type == STT_OBJECT)) ||
+		    !y.size ||
 		    y.shndx == SHN_UNDEF || y.shndx >= SHN_LORESERVE)
 			continue;
 		s->funcs[s->nfuncs++] = (struct func){ y.shndx, y.value, y.size, y.name };
@@ -186,9 +189,13 @@ static const struct func *func_at(const struct syms *s, uint32_t shndx, uint64_t
 	return f->shndx == shndx && value - f->value < f->size ? f : NULL;
 }
 
-/* The name of symbol r_sym as a branch target with addend; malloc()ed. */
+/*
+ * The name of symbol r_sym as a branch target with addend; malloc()ed.  A
+ * section symbol: by_addend, the function at the addend or
+ * "section+ADDEND"; else the section's name.
+ */
 static char *callee_name(const struct ep_image *img, struct syms *s, uint32_t r_sym,
-			 int64_t addend)
+			 int64_t addend, bool by_addend)
 {
 	struct sym y;
 	char *out = NULL;
@@ -198,8 +205,11 @@ static char *callee_name(const struct ep_image *img, struct syms *s, uint32_t r_
 	sym_get(s, r_sym, &y);
 	if (y.type == STT_SECTION) {
 		const char *sec = y.shndx < img->shnum ? img->sections[y.shndx].name : "?";
-		const struct func *f = funcs_make(s) ? func_at(s, y.shndx, (uint64_t)addend)
-						     : NULL;
+		const struct func *f;
+
+		if (!by_addend)
+			return strdup(sec);
+		f = funcs_make(s) ? func_at(s, y.shndx, (uint64_t)addend) : NULL;
 
 		if (f && f->value == (uint64_t)addend)
 			return strdup(f->name);
@@ -369,7 +379,7 @@ int ep_attr_plt(struct ep_image *img, const struct ep_plt_result *res, unsigned 
 					goto out;
 			}
 			if (bit == EP_BY_CALLEE)
-				v[k].name = callee_name(img, &s, p->r_sym, p->r_addend);
+				v[k].name = callee_name(img, &s, p->r_sym, p->r_addend, true);
 			else if (bit == EP_BY_CALLER)
 				v[k].name = rel ? caller_name(&s, p->target, p->r_offset)
 						: strdup("(not a call site)");
@@ -402,7 +412,8 @@ out:
 
 /* ---- stats ---------------------------------------------------------------------- */
 
-/* The SHF_ALLOC section whose addresses hold addr (linked files), or 0. */
+/* The SHF_ALLOC section whose addresses hold addr (linked files), or 0 (TLS and the
+ * like can overlap: the first wins). */
 static size_t section_at(const struct ep_image *img, uint64_t addr)
 {
 	size_t i;
@@ -410,11 +421,30 @@ static size_t section_at(const struct ep_image *img, uint64_t addr)
 	for (i = 1; i < img->shnum; i++) {
 		const GElf_Shdr *sh = &img->sections[i].shdr;
 
-		if ((sh->sh_flags & SHF_ALLOC) && sh->sh_type != SHT_NOBITS &&
-		    addr - sh->sh_addr < sh->sh_size)
+		/* .bss too: R_*_COPY patches it. */
+		if ((sh->sh_flags & SHF_ALLOC) && addr - sh->sh_addr < sh->sh_size)
 			return i;
 	}
 	return 0;
+}
+
+/*
+ * A relocation without a symbol at addr in a linked file: "(in NAME)", the
+ * object or function of .symtab whose bytes it patches, or "(no symbol)".
+ */
+static char *object_name(const struct ep_image *img, struct syms *objs, uint64_t addr)
+{
+	const struct func *f;
+	char *out = NULL;
+
+	if (img->ehdr.e_type == ET_REL || !objs->index || !funcs_make(objs))
+		return strdup("(no symbol)");
+	f = func_at(objs, (uint32_t)section_at(img, addr), addr);
+	if (!f)
+		return strdup("(no symbol)");
+	if (asprintf(&out, "(in %s)", f->name) < 0)
+		return NULL;
+	return out;
 }
 
 /* Append a name to *v (growing it); false when out of memory. */
@@ -442,10 +472,21 @@ static int stats_one(struct ep_image *img, unsigned int bit, struct ep_dwarf *dw
 		     struct ep_attr_table *t, struct ep_error *err)
 {
 	const bool rel = img->ehdr.e_type == ET_REL;
-	struct syms s = { 0 };
+	struct syms s = { 0 }, objs = { 0 };
 	struct named *v = NULL;
 	size_t n = 0, cap = 0, i;
 	int rc = 0;
+
+	/* A linked file's relocations without a symbol (RELATIVE): the object patched. */
+	if (bit == EP_BY_SYMBOL && !rel) {
+		for (i = 1; i < img->shnum && !objs.index; i++)
+			if (img->sections[i].shdr.sh_type == SHT_SYMTAB) {
+				rc = syms_open(img, i, &objs, err);
+				if (rc)
+					goto out;
+			}
+		objs.objects = true;
+	}
 
 	for (i = 1; i < img->shnum; i++) {
 		struct ep_rel batch[EP_REL_BATCH_MIN * 4];
@@ -473,10 +514,10 @@ static int stats_one(struct ep_image *img, unsigned int bit, struct ep_dwarf *dw
 				char *name;
 				size_t sec;
 
-				if (bit == EP_BY_SYMBOL) {
-					name = r->r_sym ? callee_name(img, &s, r->r_sym,
-								      r->r_addend)
-							: strdup("(no symbol)");
+				if (bit == EP_BY_SYMBOL && r->r_sym) {
+					name = callee_name(img, &s, r->r_sym, r->r_addend, false);
+				} else if (bit == EP_BY_SYMBOL) {
+					name = object_name(img, &objs, r->r_offset);
 				} else if (bit == EP_BY_SECTION) {
 					sec = rel ? rs.target : section_at(img, r->r_offset);
 					name = strdup(sec ? ep_section_label(img, sec)
@@ -508,6 +549,7 @@ out:
 		free(v[i].name);
 	free(v);
 	free(s.funcs);
+	free(objs.funcs);
 	return rc;
 }
 
