@@ -154,12 +154,15 @@ json_t *ep_attr_json(const struct ep_attr *a, size_t top, bool plt)
 
 		for (r = 0; r < n; r++) {
 			const struct ep_attr_row *w = &t->rows[r];
-			json_t *e = json_pack("{s:s, s:o}", "name", w->name, plt ? "sites" : "relocations",
-					      ep_json_u64(w->sites));
+			json_t *e = json_object();
 
+			/* Not json_pack(): a format parsed per row is felt on a module tree. */
+			json_object_set_new_nocheck(e, "name", json_string(w->name));
+			json_object_set_new_nocheck(e, plt ? "sites" : "relocations",
+						    ep_json_u64(w->sites));
 			if (plt) {
-				json_object_set_new(e, "reserved", ep_json_u64(w->reserved));
-				json_object_set_new(e, "minimum", ep_json_u64(w->minimum));
+				json_object_set_new_nocheck(e, "reserved", ep_json_u64(w->reserved));
+				json_object_set_new_nocheck(e, "minimum", ep_json_u64(w->minimum));
 			}
 			json_array_append_new(rows, e);
 		}

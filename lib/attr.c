@@ -56,6 +56,58 @@ int ep_attr_parse(const char *arg, unsigned int allowed, unsigned int *by)
 	return *by ? 0 : -1;
 }
 
+/*
+ * SORT_BY(name, type, lt): static void name(type *v, size_t n), sorting by
+ * lt(a, b): a quicksort (median of three, recursing into the smaller part,
+ * insertion sort below 17) with the comparison inlined, as qsort()'s
+ * indirect calls were most of --by=callee's cost on a module tree
+ * (bench/plt-by.sh).
+ */
+#define SORT_BY(name, type, lt)                                                                    \
+	static void name(type *v, size_t n)                                                        \
+	{                                                                                          \
+		type t, p;                                                                         \
+		size_t i, j, mid;                                                                  \
+                                                                                                   \
+		while (n > 16) {                                                                   \
+			mid = n / 2;                                                               \
+			if (lt(&v[mid], &v[0]))                                                    \
+				t = v[mid], v[mid] = v[0], v[0] = t;                               \
+			if (lt(&v[n - 1], &v[0]))                                                  \
+				t = v[n - 1], v[n - 1] = v[0], v[0] = t;                           \
+			if (lt(&v[n - 1], &v[mid]))                                                \
+				t = v[n - 1], v[n - 1] = v[mid], v[mid] = t;                       \
+			p = v[mid];                                                                \
+			i = 0;                                                                     \
+			j = n - 1;                                                                 \
+			for (;;) {                                                                 \
+				while (lt(&v[i], &p))                                              \
+					i++;                                                       \
+				while (lt(&p, &v[j]))                                              \
+					j--;                                                       \
+				if (i >= j)                                                        \
+					break;                                                     \
+				t = v[i], v[i] = v[j], v[j] = t;                                   \
+				i++;                                                               \
+				j--;                                                               \
+			}                                                                          \
+			if (j + 1 < n - j - 1) {                                                   \
+				name(v, j + 1);                                                    \
+				v += j + 1;                                                        \
+				n -= j + 1;                                                        \
+			} else {                                                                   \
+				name(v + j + 1, n - j - 1);                                        \
+				n = j + 1;                                                         \
+			}                                                                          \
+		}                                                                                  \
+		for (i = 1; i < n; i++) {                                                          \
+			t = v[i];                                                                  \
+			for (j = i; j > 0 && lt(&t, &v[j - 1]); j--)                               \
+				v[j] = v[j - 1];                                                   \
+			v[j] = t;                                                                  \
+		}                                                                                  \
+	}
+
 /* ---- symbols ------------------------------------------------------------------ */
 
 /* A function's range, for caller. */
@@ -132,14 +184,17 @@ static int syms_open(struct ep_image *img, size_t idx, struct syms *s, struct ep
 	return 0;
 }
 
-static int cmp_func(const void *a, const void *b)
+/* By (section, st_value), then name, so aliases sort the same on every run. */
+static inline bool func_lt(const struct func *x, const struct func *y)
 {
-	const struct func *x = a, *y = b;
-
 	if (x->shndx != y->shndx)
-		return x->shndx < y->shndx ? -1 : 1;
-	return x->value < y->value ? -1 : x->value > y->value;
+		return x->shndx < y->shndx;
+	if (x->value != y->value)
+		return x->value < y->value;
+	return strcmp(x->name, y->name) < 0;
 }
+
+SORT_BY(sort_funcs, struct func, func_lt)
 
 /* The functions of s, sorted by (section, st_value); false when out of memory. */
 static bool funcs_make(struct syms *s)
@@ -162,7 +217,7 @@ static bool funcs_make(struct syms *s)
 			continue;
 		s->funcs[s->nfuncs++] = (struct func){ y.shndx, y.value, y.size, y.name };
 	}
-	qsort(s->funcs, s->nfuncs, sizeof(*s->funcs), cmp_func);
+	sort_funcs(s->funcs, s->nfuncs);
 	s->funcs_made = true;
 	return true;
 }
@@ -225,47 +280,39 @@ static char *callee_name(const struct ep_image *img, struct syms *s, uint32_t r_
 	return strdup(y.name);
 }
 
-/* The function holding offset in section target (ET_REL), malloc()ed. */
-static char *caller_name(struct syms *s, size_t target, uint64_t offset)
-{
-	const struct func *f;
-
-	if (!funcs_make(s))
-		return NULL;
-	f = func_at(s, (uint32_t)target, offset);
-	return strdup(f ? f->name : "(no function)");
-}
-
 /* ---- rows ----------------------------------------------------------------------- */
 
 /* One site's name under one --by, before the names are added up. */
 struct named {
 	char *name;
-	uint64_t reserved, minimum;
+	uint64_t sites, reserved, minimum;
 };
 
-static int cmp_named(const void *a, const void *b)
+static inline bool named_lt(const struct named *x, const struct named *y)
 {
-	return strcmp(((const struct named *)a)->name, ((const struct named *)b)->name);
+	return strcmp(x->name, y->name) < 0;
 }
 
-static int cmp_row(const void *a, const void *b)
-{
-	const struct ep_attr_row *x = a, *y = b;
+SORT_BY(sort_named, struct named, named_lt)
 
+/* The rows' order: reserved, then sites, descending, then name. */
+static inline bool row_lt(const struct ep_attr_row *x, const struct ep_attr_row *y)
+{
 	if (x->reserved != y->reserved)
-		return x->reserved > y->reserved ? -1 : 1;
+		return x->reserved > y->reserved;
 	if (x->sites != y->sites)
-		return x->sites > y->sites ? -1 : 1;
-	return strcmp(x->name, y->name);
+		return x->sites > y->sites;
+	return strcmp(x->name, y->name) < 0;
 }
+
+SORT_BY(sort_rows, struct ep_attr_row, row_lt)
 
 /* Add up v[0..n) (names taken over) into t's rows.  Returns 0 or -EP_ENOMEM. */
 static int make_rows(struct named *v, size_t n, struct ep_attr_table *t)
 {
 	size_t i, k = 0;
 
-	qsort(v, n, sizeof(*v), cmp_named);
+	sort_named(v, n);
 	t->rows = calloc(n ? n : 1, sizeof(*t->rows));
 	if (!t->rows) {
 		for (i = 0; i < n; i++)
@@ -279,12 +326,12 @@ static int make_rows(struct named *v, size_t n, struct ep_attr_table *t)
 			t->rows[k].name = v[i].name;
 			k++;
 		}
-		t->rows[k - 1].sites++;
+		t->rows[k - 1].sites += v[i].sites;
 		t->rows[k - 1].reserved += v[i].reserved;
 		t->rows[k - 1].minimum += v[i].minimum;
 	}
 	t->nrows = k;
-	qsort(t->rows, k, sizeof(*t->rows), cmp_row);
+	sort_rows(t->rows, k);
 	return 0;
 }
 
@@ -338,6 +385,174 @@ void ep_attr_free(struct ep_attr *a)
 
 /* ---- plt ------------------------------------------------------------------------ */
 
+/*
+ * A site's key under callee or caller, so sites are added up by number and
+ * only each distinct key is named (names are compared once per key, not
+ * once per site): callee (symbol table, r_sym, the addend of a section
+ * symbol), caller (symbol table, the function's funcs[] index).
+ */
+struct keyed {
+	uint64_t a;
+	int64_t b;
+	size_t site;
+};
+
+static inline bool keyed_lt(const struct keyed *p, const struct keyed *q)
+{
+	if (p->a != q->a)
+		return p->a < q->a;
+	if (p->b != q->b)
+		return p->b < q->b;
+	return p->site < q->site;
+}
+
+SORT_BY(sort_keyed, struct keyed, keyed_lt)
+
+#define NO_FUNC 0xffffffffu
+
+/*
+ * A new row v[(*n)++] named after site p's callee or caller (low: its
+ * funcs[] index, NO_FUNC for none), with no sites yet.
+ */
+static int add_row(const struct ep_image *img, struct syms *s, unsigned int bit,
+		   const struct ep_plt_site *p, uint32_t low, struct named *v, size_t *n,
+		   struct ep_error *err)
+{
+	char *name;
+
+	if (bit == EP_BY_CALLEE)
+		name = callee_name(img, s, p->r_sym, p->r_addend, true);
+	else if (img->ehdr.e_type != ET_REL)
+		name = strdup("(not a call site)");
+	else if (low != NO_FUNC && funcs_make(s) && low < s->nfuncs)
+		name = strdup(s->funcs[low].name);
+	else
+		name = strdup("(no function)");
+	if (!name)
+		return ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
+	v[(*n)++] = (struct named){ name, 0, 0, 0 };
+	return 0;
+}
+
+/* callee or caller rows (bit) of res's sites into v[0..*nv), names malloc()ed. */
+static int by_symbol(struct ep_image *img, const struct ep_plt_result *res, unsigned int bit,
+		     struct syms *s, struct keyed *kv, struct named *v, size_t *nv,
+		     struct ep_error *err)
+{
+	const bool rel = img->ehdr.e_type == ET_REL;
+	size_t k, n = 0, nrest = 0, nb;
+	uint32_t *row_of;
+	int rc;
+
+	*nv = 0;
+	for (k = 0; k < res->nsites; k++) {
+		const struct ep_plt_site *p = &res->sites[k];
+		size_t symtab = img->sections[p->relsec].shdr.sh_link;
+		struct sym y;
+
+		symtab = symtab < img->shnum ? symtab : 0;
+		rc = syms_open(img, symtab, s, err);
+		if (rc)
+			return rc;
+		kv[k] = (struct keyed){ (uint64_t)symtab << 32, 0, k };
+		if (bit == EP_BY_CALLEE) {
+			kv[k].a |= p->r_sym;
+			if (p->r_sym && p->r_sym < s->st.count) {
+				sym_get(s, p->r_sym, &y);
+				if (y.type == STT_SECTION)
+					kv[k].b = p->r_addend;
+			}
+		} else {
+			const struct func *f = NULL;
+
+			if (!funcs_make(s))
+				return ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
+			if (rel)
+				f = func_at(s, (uint32_t)p->target, p->r_offset);
+			kv[k].a |= f ? (uint64_t)(f - s->funcs) : NO_FUNC;
+		}
+	}
+	/*
+	 * Sites of the last table opened whose key is one number (not a
+	 * section symbol's addend) go to a bucket per number; the rest, few,
+	 * are sorted.
+	 */
+	nb = bit == EP_BY_CALLEE ? s->st.count : s->nfuncs + 1;
+	row_of = calloc(nb ? nb : 1, sizeof(*row_of));
+	if (!row_of)
+		return ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
+	for (k = 0; k < res->nsites; k++) {
+		const struct ep_plt_site *p = &res->sites[kv[k].site];
+		uint32_t low = (uint32_t)kv[k].a;
+		size_t b;
+
+		if (bit == EP_BY_CALLER && low == NO_FUNC)
+			low = (uint32_t)(nb - 1);
+		if ((kv[k].a >> 32) != s->index || kv[k].b || low >= nb) {
+			kv[nrest++] = kv[k];
+			continue;
+		}
+		b = low;
+		if (!row_of[b]) {
+			rc = add_row(img, s, bit, p, (uint32_t)kv[k].a, v, &n, err);
+			if (rc)
+				goto fail;
+			row_of[b] = (uint32_t)n;
+		}
+		v[row_of[b] - 1].sites++;
+		v[row_of[b] - 1].reserved += p->reserved;
+		v[row_of[b] - 1].minimum += p->minimum;
+	}
+	sort_keyed(kv, nrest);
+	for (k = 0; k < nrest; k++) {
+		const struct ep_plt_site *p = &res->sites[kv[k].site];
+
+		if (!k || kv[k].a != kv[k - 1].a || kv[k].b != kv[k - 1].b) {
+			rc = syms_open(img, (size_t)(kv[k].a >> 32), s, err);
+			if (rc == 0)
+				rc = add_row(img, s, bit, p, (uint32_t)kv[k].a, v, &n, err);
+			if (rc)
+				goto fail;
+		}
+		v[n - 1].sites++;
+		v[n - 1].reserved += p->reserved;
+		v[n - 1].minimum += p->minimum;
+	}
+	free(row_of);
+	*nv = n;
+	return 0;
+fail:
+	free(row_of);
+	while (n--)
+		free(v[n].name);
+	return rc;
+}
+
+/* cu or line rows (bit) of res's sites into v[0..*nv); -EP_ENOMEM. */
+static int by_source(struct ep_image *img, const struct ep_plt_result *res, unsigned int bit,
+		     struct ep_dwarf *dw, struct named *v, size_t *nv)
+{
+	const bool rel = img->ehdr.e_type == ET_REL;
+	size_t k;
+
+	*nv = 0;
+	for (k = 0; k < res->nsites; k++) {
+		const struct ep_plt_site *p = &res->sites[k];
+
+		v[k].name = rel ? source_name(dw, bit, p->target, p->r_offset) : strdup("unknown");
+		if (!v[k].name) {
+			while (k--)
+				free(v[k].name);
+			return -EP_ENOMEM;
+		}
+		v[k].sites = 1;
+		v[k].reserved = p->reserved;
+		v[k].minimum = p->minimum;
+	}
+	*nv = res->nsites;
+	return 0;
+}
+
 int ep_attr_plt(struct ep_image *img, const struct ep_plt_result *res, unsigned int by,
 		const struct ep_dwarf_options *dopt, struct ep_attr *a, struct ep_error *err)
 {
@@ -345,8 +560,9 @@ int ep_attr_plt(struct ep_image *img, const struct ep_plt_result *res, unsigned 
 	struct syms s = { 0 };
 	struct ep_dwarf *dw = NULL;
 	struct named *v = NULL;
+	struct keyed *kv = NULL;
 	unsigned int i;
-	size_t k;
+	size_t nv;
 	int rc = 0;
 
 	memset(a, 0, sizeof(*a));
@@ -362,40 +578,22 @@ int ep_attr_plt(struct ep_image *img, const struct ep_plt_result *res, unsigned 
 	if (rel)
 		dw = dwarf_for(img, by, dopt, a);
 	v = malloc((res->nsites ? res->nsites : 1) * sizeof(*v));
-	if (!v)
+	kv = malloc((res->nsites ? res->nsites : 1) * sizeof(*kv));
+	if (!v || !kv)
 		goto nomem;
 	for (i = 0; i < EP_BY_NBY; i++) {
 		const unsigned int bit = 1u << i;
 
 		if (!(by & bit))
 			continue;
-		for (k = 0; k < res->nsites; k++) {
-			const struct ep_plt_site *p = &res->sites[k];
-			size_t symtab = img->sections[p->relsec].shdr.sh_link;
-
-			if (bit & (EP_BY_CALLEE | EP_BY_CALLER)) {
-				rc = syms_open(img, symtab < img->shnum ? symtab : 0, &s, err);
-				if (rc)
-					goto out;
-			}
-			if (bit == EP_BY_CALLEE)
-				v[k].name = callee_name(img, &s, p->r_sym, p->r_addend, true);
-			else if (bit == EP_BY_CALLER)
-				v[k].name = rel ? caller_name(&s, p->target, p->r_offset)
-						: strdup("(not a call site)");
-			else
-				v[k].name = rel ? source_name(dw, bit, p->target, p->r_offset)
-						: strdup("unknown");
-			if (!v[k].name) {
-				while (k--)
-					free(v[k].name);
-				goto nomem;
-			}
-			v[k].reserved = p->reserved;
-			v[k].minimum = p->minimum;
-		}
+		if (bit & (EP_BY_CALLEE | EP_BY_CALLER))
+			rc = by_symbol(img, res, bit, &s, kv, v, &nv, err);
+		else if (by_source(img, res, bit, dw, v, &nv))
+			goto nomem;
+		if (rc)
+			goto out;
 		a->tables[a->ntables].by = bit;
-		rc = make_rows(v, res->nsites, &a->tables[a->ntables]);
+		rc = make_rows(v, nv, &a->tables[a->ntables]);
 		if (rc)
 			goto nomem;
 		a->ntables++;
@@ -405,6 +603,7 @@ nomem:
 	rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
 out:
 	free(v);
+	free(kv);
 	free(s.funcs);
 	ep_dwarf_close(dw);
 	return rc;
@@ -463,7 +662,7 @@ static bool push(struct named **v, size_t *n, size_t *cap, char *name)
 		*v = w;
 		*cap = c;
 	}
-	(*v)[(*n)++] = (struct named){ name, 0, 0 };
+	(*v)[(*n)++] = (struct named){ name, 1, 0, 0 };
 	return true;
 }
 

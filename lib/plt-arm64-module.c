@@ -306,15 +306,18 @@ static uint64_t count_leftover(const struct ep_rel *r, size_t i, const struct re
 	return counted;
 }
 
-int ep_arm64_count_section(struct ep_rel *r, size_t n, const uint32_t *st_shndx, size_t nsyms,
-			   uint32_t dstidx, const struct ep_plt_options *opt,
-			   struct ep_plt_section *out)
+/*
+ * ep_arm64_count_section(); with keys_out, the sorted keys of the nents
+ * entries are handed to the caller (free() them) for --by's sites.
+ */
+static int count_section(struct ep_rel *r, size_t n, const uint32_t *st_shndx, uint32_t dstidx,
+			 const struct ep_plt_options *opt, struct ep_plt_section *out,
+			 struct rela_key **keys_out)
 {
 	uint64_t ret = 0, distinct = 0, minimal;
 	struct rela_key *keys = NULL;
 	size_t nents = 0, i;
 
-	(void)nsyms;
 	out->relocations = n;
 	out->sorted_full = n;
 	if (opt->kaslr) {
@@ -365,7 +368,10 @@ int ep_arm64_count_section(struct ep_rel *r, size_t n, const uint32_t *st_shndx,
 			break;
 		}
 	}
-	free(keys);
+	if (keys_out)
+		*keys_out = keys;
+	else
+		free(keys);
 	minimal = distinct + out->veneers;
 	if (opt->erratum_843419) {
 		out->spare = ep_arm64_spare_slots(ret);
@@ -374,6 +380,14 @@ int ep_arm64_count_section(struct ep_rel *r, size_t n, const uint32_t *st_shndx,
 	out->slots = ret + out->spare;
 	out->slots_minimal = minimal + out->spare_minimal;
 	return 0;
+}
+
+int ep_arm64_count_section(struct ep_rel *r, size_t n, const uint32_t *st_shndx, size_t nsyms,
+			   uint32_t dstidx, const struct ep_plt_options *opt,
+			   struct ep_plt_section *out)
+{
+	(void)nsyms;
+	return count_section(r, n, st_shndx, dstidx, opt, out, NULL);
 }
 
 /* ---- --timing: the two methods on scratch copies -------------------------- */
@@ -534,22 +548,6 @@ static void add_section(struct ep_plt_result *res, struct arm64_detail *d,
 	d->excess_slack += s->spare - s->spare_minimal;
 }
 
-/* --by: a slot-needing branch's key and where it sits, to find each key's first. */
-struct site_key {
-	struct rela_key k;
-	uint64_t r_offset;
-	size_t i;
-};
-
-static int cmp_site_key(const void *a, const void *b)
-{
-	const struct site_key *x = a, *y = b;
-
-	if (!key_eq(&x->k, &y->k))
-		return key_lt(&x->k, &y->k) ? -1 : 1;
-	return x->r_offset < y->r_offset ? -1 : x->r_offset > y->r_offset;
-}
-
 static struct ep_plt_site *add_site(struct ep_plt_result *res, const struct ep_plt_section *s,
 				    const struct ep_rel *r, bool reserved, bool minimum)
 {
@@ -570,38 +568,54 @@ static struct ep_plt_site *add_site(struct ep_plt_result *res, const struct ep_p
 	return p;
 }
 
+/* The position of k's first copy in the sorted keys a[0..n); n when there is none. */
+static size_t key_index(const struct rela_key *a, size_t n, const struct rela_key *k)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (key_lt(&a[mid], k))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && key_eq(&a[lo], k) ? lo : n;
+}
+
 /*
- * --by: the sites of one section, r[0..n) as ep_arm64_count_section() left
- * it (the nents slot-needing branches it sorted in front).  In the sorted
- * range the first of each (r_type, r_sym, r_addend) gets a slot and counts
- * in the minimum, a repeat gets one only with a non-zero addend; a
- * partition leftover gets one as count_leftover() says; every ADRP veneer
- * has its own.  Returns 0 or -EP_ENOMEM.
+ * --by: the sites of one section, r[0..n) as count_section() left it (the
+ * nents slot-needing branches in front) and keys[0..nents) its sorted
+ * keys.  In the sorted range the first of each (r_type, r_sym, r_addend)
+ * met gets a slot and counts in the minimum, a repeat gets one only with a
+ * non-zero addend; a partition leftover gets one as count_leftover() says;
+ * every ADRP veneer has its own.  Returns 0 or -EP_ENOMEM.
  */
 static int record_sites(struct ep_plt_result *res, const struct ep_plt_section *s,
-			const struct ep_rel *r, size_t n, const uint32_t *shndx)
+			const struct ep_rel *r, size_t n, const uint32_t *shndx, bool kaslr,
+			const struct rela_key *keys)
 {
 	const size_t nents = s->sorted_partitioned;
-	const bool kaslr = res->opt.kaslr || !((struct arm64_detail *)res->detail)->rules.kaslr_applies;
-	struct site_key *v = malloc((nents ? nents : 1) * sizeof(*v));
+	unsigned char *taken = calloc(nents ? nents : 1, 1);
 	size_t i;
 
-	if (!v)
+	if (!taken)
 		return -EP_ENOMEM;
-	for (i = 0; i < nents; i++)
-		v[i] = (struct site_key){ key_of(&r[i]), r[i].r_offset, i };
-	qsort(v, nents, sizeof(*v), cmp_site_key);
 	for (i = 0; i < nents; i++) {
-		const bool first = i == 0 || !key_eq(&v[i].k, &v[i - 1].k);
+		const struct rela_key k = key_of(&r[i]);
+		const size_t at = key_index(keys, nents, &k);
+		const bool first = at < nents && !taken[at];
 
-		if (!add_site(res, s, &r[v[i].i], first || v[i].k.addend != 0, first))
+		if (at < nents)
+			taken[at] = 1;
+		if (!add_site(res, s, &r[i], first || k.addend != 0, first))
 			goto nomem;
 	}
 	for (i = nents; i < n; i++) {
 		const struct ep_rel *e = &r[i];
-		struct rela_key k = key_of(e);
-		bool in = false, counted;
-		size_t lo = 0, hi = nents;
+		const struct rela_key k = key_of(e);
+		bool counted;
 
 		if (e->r_type == R_AARCH64_ADR_PREL_PG_HI21 ||
 		    e->r_type == R_AARCH64_ADR_PREL_PG_HI21_NC) {
@@ -612,24 +626,14 @@ static int record_sites(struct ep_plt_result *res, const struct ep_plt_section *
 		}
 		if (!kaslr || !needs_plt(e->r_type, e->r_sym, shndx, (uint32_t)s->target))
 			continue;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (key_lt(&v[mid].k, &k))
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		in = lo < nents && key_eq(&v[lo].k, &k);
-		counted = k.addend != 0 || !nents || !key_eq(&k, &v[nents - 1].k);
-		if (!add_site(res, s, e, counted, !in))
+		counted = k.addend != 0 || !nents || !key_eq(&k, &keys[nents - 1]);
+		if (!add_site(res, s, e, counted, key_index(keys, nents, &k) == nents))
 			goto nomem;
 	}
-	/* The ADRPs inside the sorted range are never there: only branches are. */
-	free(v);
+	free(taken);
 	return 0;
 nomem:
-	free(v);
+	free(taken);
 	return -EP_ENOMEM;
 }
 
@@ -642,6 +646,7 @@ static int count_one(struct ep_image *img, size_t idx, const uint32_t *shndx, si
 	struct ep_plt_section *s;
 	struct ep_relsec rs;
 	struct ep_rel *r = NULL;
+	struct rela_key *keys = NULL;
 	size_t i;
 	int rc;
 
@@ -671,16 +676,17 @@ static int count_one(struct ep_image *img, size_t idx, const uint32_t *shndx, si
 	rc = ep_arm64_time_section(r, rs.count, shndx, (uint32_t)sh->sh_info, opt->kaslr,
 				   opt->timing_reps, &s->full_ns, &s->partitioned_ns);
 	if (rc == 0)
-		rc = ep_arm64_count_section(r, rs.count, shndx, nsyms, (uint32_t)sh->sh_info, opt,
-					    s);
+		rc = count_section(r, rs.count, shndx, (uint32_t)sh->sh_info, opt, s,
+				   opt->sites ? &keys : NULL);
 	if (rc == 0 && opt->sites)
-		rc = record_sites(res, s, r, rs.count, shndx);
+		rc = record_sites(res, s, r, rs.count, shndx, opt->kaslr, keys);
 	if (rc) {
 		rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
 		goto out;
 	}
 	add_section(res, d, s);
 out:
+	free(keys);
 	free(r);
 	return rc;
 }
