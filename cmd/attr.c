@@ -128,10 +128,8 @@ void ep_attr_print(FILE *out, const struct ep_attr *a, size_t top, bool plt)
 {
 	size_t i;
 
-	if (plt && a->ntables == 0 && !a->cause)
-		return;
-	if (plt && !a->sites_recorded && !a->ntables && !a->cause)
-		return;
+	if (plt && a->sites_asked && !a->sites_recorded)
+		fputs("  by callee, caller, cu, line: this model does not record its sites\n", out);
 	for (i = 0; i < a->ntables; i++)
 		print_table(out, &a->tables[i], top, plt);
 	if (a->dwarf_asked)

@@ -40,7 +40,11 @@ struct ep_attr_opts {
 int ep_attr_option(const char *cmd, int c, const char *arg, unsigned int allowed,
 		   struct ep_attr_opts *o);
 
-/* After the inputs are known: --debug-file takes one input.  0 or EP_EXIT_USAGE. */
+/*
+ * After the options, ninputs the PATH operands: --debug-file takes one
+ * (a file: a directory's modules would all get its DWARF).  0 or
+ * EP_EXIT_USAGE.
+ */
 int ep_attr_check_inputs(const char *cmd, const struct ep_attr_opts *o, size_t ninputs);
 
 /*

@@ -976,9 +976,10 @@ static int cmd_plt(int argc, char **argv, struct ep_global *g)
 	if (rc)
 		return rc < 0 ? EP_EXIT_OK : rc;
 	run.opt.sites = (run.attr.by & (EP_BY_CALLEE | EP_BY_CALLER | EP_BY_CU | EP_BY_LINE)) != 0;
-	rc = ep_inputs_and_output(g, &in, argc, argv);
+	/* Before -o creates its file: the PATH operands, not what they expand to. */
+	rc = ep_attr_check_inputs(g->cmd, &run.attr, (size_t)(argc - optind));
 	if (rc == 0)
-		rc = ep_attr_check_inputs(g->cmd, &run.attr, in.n);
+		rc = ep_inputs_and_output(g, &in, argc, argv);
 	if (rc)
 		return rc;
 	run.nmodels = ep_plt_model_count();

@@ -634,9 +634,10 @@ static int cmd_stats(int argc, char **argv, struct ep_global *g)
 				return rc;
 		}
 	}
-	rc = ep_inputs_and_output(g, &in, argc, argv);
+	/* Before -o creates its file: the PATH operands, not what they expand to. */
+	rc = ep_attr_check_inputs(g->cmd, &run.attr, (size_t)(argc - optind));
 	if (rc == 0)
-		rc = ep_attr_check_inputs(g->cmd, &run.attr, in.n);
+		rc = ep_inputs_and_output(g, &in, argc, argv);
 	if (rc)
 		return rc;
 	run.json = g->format == EP_FORMAT_JSON;

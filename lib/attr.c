@@ -573,6 +573,7 @@ int ep_attr_plt(struct ep_image *img, const struct ep_plt_result *res, unsigned 
 		a->ncauses = ep_plt_causes(res, a->causes);
 	}
 	by &= EP_BY_CALLEE | EP_BY_CALLER | EP_BY_CU | EP_BY_LINE;
+	a->sites_asked = by != 0;
 	if (!by || !res->sites_recorded)
 		return 0;
 	if (rel)

@@ -65,6 +65,7 @@ struct ep_attr {
 	size_t ncauses;
 	struct ep_plt_count slots; /* plt: the file's reserved and minimum, every kind */
 	bool sites_recorded;	   /* plt: the model recorded its sites */
+	bool sites_asked;	   /* plt: callee, caller, cu or line asked */
 	bool dwarf_asked;	   /* cu or line asked */
 	bool dwarf_missing;	   /* ... and the file has no DWARF */
 	char *debug_file;	   /* the file the DWARF came from, malloc()ed, or NULL */
