@@ -30,8 +30,7 @@ int ep_attr_option(const char *cmd, int c, const char *arg, unsigned int allowed
 						strcat(names, "|");
 					strcat(names, ep_attr_by_name(1u << i));
 				}
-			return ep_usage_error(cmd,
-					      "--by takes %s (several with commas), not '%s'",
+			return ep_usage_error(cmd, "--by takes %s (several with commas), not '%s'",
 					      names, arg);
 		}
 	case EP_ATTR_OPT_DEBUG_FILE:
@@ -47,7 +46,8 @@ int ep_attr_option(const char *cmd, int c, const char *arg, unsigned int allowed
 int ep_attr_check_inputs(const char *cmd, const struct ep_attr_opts *o, size_t ninputs)
 {
 	if (o->dwarf.debug_file && ninputs != 1)
-		return ep_usage_error(cmd, "--debug-file names the debug info of one input, not %zu",
+		return ep_usage_error(cmd,
+				      "--debug-file names the debug info of one input, not %zu",
 				      ninputs);
 	return 0;
 }
@@ -159,7 +159,8 @@ json_t *ep_attr_json(const struct ep_attr *a, size_t top, bool plt)
 			json_object_set_new_nocheck(e, plt ? "sites" : "relocations",
 						    ep_json_u64(w->sites));
 			if (plt) {
-				json_object_set_new_nocheck(e, "reserved", ep_json_u64(w->reserved));
+				json_object_set_new_nocheck(e, "reserved",
+							    ep_json_u64(w->reserved));
 				json_object_set_new_nocheck(e, "minimum", ep_json_u64(w->minimum));
 			}
 			json_array_append_new(rows, e);
@@ -170,15 +171,16 @@ json_t *ep_attr_json(const struct ep_attr *a, size_t top, bool plt)
 		json_object_set_new(o, "sites_recorded", json_boolean(a->sites_recorded));
 	if (a->dwarf_asked)
 		json_object_set_new(o, "debug_info",
-				    a->dwarf_missing ? json_null()
-						     : json_string(a->debug_file ? a->debug_file : ""));
+				    a->dwarf_missing
+					    ? json_null()
+					    : json_string(a->debug_file ? a->debug_file : ""));
 	if (a->cause) {
 		json_t *c = json_array();
 
 		for (i = 0; i < a->ncauses; i++)
-			json_array_append_new(c, json_pack("{s:s, s:I}", "name", a->causes[i].name,
-							   "slots",
-							   (json_int_t)a->causes[i].slots));
+			json_array_append_new(c,
+					      json_pack("{s:s, s:I}", "name", a->causes[i].name,
+							"slots", (json_int_t)a->causes[i].slots));
 		json_object_set_new(o, "cause", c);
 	}
 	return o;

@@ -58,7 +58,7 @@ struct plt_run {
 	size_t nmodels;
 	bool nomem;
 	struct plt_totals t;
-	struct ep_attr_opts attr;	/* --by, --debug-file, --debug-dir */
+	struct ep_attr_opts attr;    /* --by, --debug-file, --debug-dir */
 	unsigned long long no_dwarf; /* files whose cu/line rows are unknown */
 };
 

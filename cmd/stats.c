@@ -56,7 +56,7 @@ struct stats_run {
 	size_t nmachines;
 	struct ep_top tops; /* the --top files so far, by relocations */
 	bool nomem;
-	struct ep_attr_opts attr;     /* --by, --debug-file, --debug-dir */
+	struct ep_attr_opts attr;    /* --by, --debug-file, --debug-dir */
 	unsigned long long no_dwarf; /* files whose cu rows are unknown */
 };
 

@@ -21,7 +21,7 @@
 #include "lib/attr.h"
 #include "lib/reloc.h"
 
-static const char *const by_names[EP_BY_NBY] = { "callee", "caller", "cu",	 "line",
+static const char *const by_names[EP_BY_NBY] = { "callee", "caller", "cu",     "line",
 						 "cause",  "symbol", "section" };
 
 const char *ep_attr_by_name(unsigned int bit)
@@ -157,7 +157,8 @@ static void sym_get(const struct syms *s, size_t i, struct sym *out)
 	}
 	out->shndx = ep_symtab_shndx(&s->st, i);
 	out->name = "";
-	if (s->strtab && st_name < s->strsize && memchr(s->strtab + st_name, 0, s->strsize - st_name))
+	if (s->strtab && st_name < s->strsize &&
+	    memchr(s->strtab + st_name, 0, s->strsize - st_name))
 		out->name = s->strtab + st_name;
 }
 
@@ -212,8 +213,7 @@ static bool funcs_make(struct syms *s)
 		sym_get(s, i, &y);
 		if ((y.type != STT_FUNC && y.type != STT_GNU_IFUNC &&
 		     !(s->objects && y.type == STT_OBJECT)) ||
-		    !y.size ||
-		    y.shndx == SHN_UNDEF || y.shndx >= SHN_LORESERVE)
+		    !y.size || y.shndx == SHN_UNDEF || y.shndx >= SHN_LORESERVE)
 			continue;
 		s->funcs[s->nfuncs++] = (struct func){ y.shndx, y.value, y.size, y.name };
 	}
@@ -249,8 +249,8 @@ static const struct func *func_at(const struct syms *s, uint32_t shndx, uint64_t
  * section symbol: by_addend, the function at the addend or
  * "section+ADDEND"; else the section's name.
  */
-static char *callee_name(const struct ep_image *img, struct syms *s, uint32_t r_sym,
-			 int64_t addend, bool by_addend)
+static char *callee_name(const struct ep_image *img, struct syms *s, uint32_t r_sym, int64_t addend,
+			 bool by_addend)
 {
 	struct sym y;
 	char *out = NULL;

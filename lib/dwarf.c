@@ -84,12 +84,11 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 		if (fd >= 0)
 			return fd;
 	}
-	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
-					    debuglink_file, debuglink_crc, debuginfo_file_name);
+	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+					    debuglink_crc, debuginfo_file_name);
 }
 
-struct ep_dwarf *ep_dwarf_open(const char *path, const struct ep_dwarf_options *o,
-			       bool *has_dwarf)
+struct ep_dwarf *ep_dwarf_open(const char *path, const struct ep_dwarf_options *o, bool *has_dwarf)
 {
 	struct ep_dwarf *d = calloc(1, sizeof(*d));
 	void **ud = NULL;

@@ -30,8 +30,7 @@ struct ep_dwarf;
  * no DWARF was found for it (*has_dwarf false then); never an error: a
  * file without DWARF is attributed to "unknown".
  */
-struct ep_dwarf *ep_dwarf_open(const char *path, const struct ep_dwarf_options *o,
-			       bool *has_dwarf);
+struct ep_dwarf *ep_dwarf_open(const char *path, const struct ep_dwarf_options *o, bool *has_dwarf);
 
 /*
  * The source of the code at offset bytes into section shndx (ET_REL: a
