@@ -100,6 +100,12 @@ else
 	echo "note: aarch64-linux-gnu-gcc not installed: the AArch64 object is not tested"
 fi
 
+# The same report for any -j: attribution is rendered in the workers.
+set -- "$T"/*.o "$(fixture plt-arm64-overcount)"
+"$ELFPLT" plt -j 1 --by=callee,caller,line,cause "$@" >"$T/j1" 2>&1
+"$ELFPLT" plt -j 2 --by=callee,caller,line,cause "$@" >"$T/j2" 2>&1
+cmp -s "$T/j1" "$T/j2" && echo "ok: -j 1 and -j 2 print the same" || fail "-j 1 and -j 2 differ"
+
 # --debug-file names one input.
 "$ELFPLT" plt --by=line --debug-file=/dev/null "$src" "$src" >/dev/null 2>&1
 check "--debug-file with two inputs" 2 $?
