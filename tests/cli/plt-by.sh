@@ -100,6 +100,25 @@ else
 	echo "note: aarch64-linux-gnu-gcc not installed: the AArch64 object is not tested"
 fi
 
+# loongarch-module, by hand from plt-loongarch-basic.yaml's comments (7.2):
+# printk r0, r1 (a duplicate: not counted), r2 (SOP_PUSH_PLT_PCREL: another
+# r_info, counted), u0 (another section, counted): 4 sites, 3 reserved, 1
+# in the module-wide minimum; counter r7, r9 (GOT_PCADD_HI20), u2: 3, 3,
+# 1; kmalloc+8 r3, r4: 2, 1, 1; local_fn r5 and .text+0x40 r6, one
+# target: 1 reserved each, the minimum's one entry with one of them; memcpy
+# u1: 1, 1, 1.  Sums 10 and 5: the PLT and GOT slots (7 + 3, 4 + 1), the
+# trampolines aside.
+la=$(fixture plt-loongarch-basic)
+"$ELFPLT" plt --json --kernel=7.2 --by=callee,cause "$la" >"$j" || fail "loongarch: exit $?"
+check "loongarch: callees" "counter 3 3 1 kmalloc 2 1 1 memcpy 1 1 1 printk 4 3 1" \
+	"$(jqr "$j" '[.files[0].attribution.callee[] | select(.name | IN("local_fn", ".text+64") | not)] |
+	sort_by(.name) | map("\(.name) \(.sites) \(.reserved) \(.minimum)") | join(" ")')"
+check "loongarch: local_fn and .text+0x40 share one minimum entry" "2 2 1" \
+	"$(jqr "$j" '[.files[0].attribution.callee[] | select(.name | IN("local_fn", ".text+64"))] |
+	"\(map(.sites) | add) \(map(.reserved) | add) \(map(.minimum) | add)"')"
+check "loongarch: causes" "type_split 2 alias 1 across_sections 2" \
+	"$(jqr "$j" '.files[0].attribution.cause | map("\(.name) \(.slots)") | join(" ")')"
+
 # The same report for any -j: attribution is rendered in the workers.
 set -- "$T"/*.o "$(fixture plt-arm64-overcount)"
 "$ELFPLT" plt -j 1 --by=callee,caller,line,cause "$@" >"$T/j1" 2>&1
