@@ -119,6 +119,19 @@ check "loongarch: local_fn and .text+0x40 share one minimum entry" "2 2 1" \
 check "loongarch: causes" "type_split 2 alias 1 across_sections 2" \
 	"$(jqr "$j" '.files[0].attribution.cause | map("\(.name) \(.slots)") | join(" ")')"
 
+# arm-module, by hand from plt-arm-basic.yaml's comments: printk .text's
+# THM_CALL (+4), CALL x2 (the second a duplicate_rel()), JUMP24, then CALL
+# in .text.unlikely and in .init.text: 6 sites, 5 reserved, minimum 3
+# (core printk+4 and printk+0, init printk); kmalloc PC24, THM_CALL x2,
+# THM_JUMP24 and init's CALL: 5, 4, 2; __gnu_mcount_nc 1, 1 and 0 (its
+# target is a fixed slot, no relocation's); helper 1, 1, 1.  Sums 11 and
+# 6: the slots (15 and 10) less the 2 fixed ones of each group.
+arm=$(fixture plt-arm-basic)
+"$ELFPLT" plt --json --by=callee "$arm" >"$j" || fail "arm: exit $?"
+check "arm: callees" "printk 6 5 3 kmalloc 5 4 2 __gnu_mcount_nc 1 1 0 helper 1 1 1" \
+	"$(jqr "$j" '.files[0].attribution.callee | map("\(.name) \(.sites) \(.reserved) \(.minimum)") |
+	join(" ")')"
+
 # The same report for any -j: attribution is rendered in the workers.
 set -- "$T"/*.o "$(fixture plt-arm64-overcount)"
 "$ELFPLT" plt -j 1 --by=callee,caller,line,cause "$@" >"$T/j1" 2>&1
