@@ -132,6 +132,25 @@ check "arm: callees" "printk 6 5 3 kmalloc 5 4 2 __gnu_mcount_nc 1 1 0 helper 1 
 	"$(jqr "$j" '.files[0].attribution.callee | map("\(.name) \(.sites) \(.reserved) \(.minimum)") |
 	join(" ")')"
 
+# s390-module, by hand from plt-s390-basic.yaml's comments: an entry per
+# symbol and class, the first relocation of each reserving it; the minimum
+# one per target among the applied.  printk 4 PLT-class and 1 GOT-class
+# relocations: 5 sites, 2 reserved, 2 minimum; kfree 2, 2, 2; memcpy
+# (GOT12, GOTPLTENT) 2, 1, 1; other_fn 1, 1, 1; dbg_only, only in
+# .debug_info (never applied): 2, 2, 0.  local_fn, local_alias and .text
+# share the target (.text, 0): 3 sites, 3 reserved, 1 minimum; so do
+# _GLOBAL_OFFSET_TABLE_ and abs_sym (SHN_ABS 0): 2, 2, 1.
+s390=$(fixture plt-s390-basic)
+"$ELFPLT" plt --json --by=callee "$s390" >"$j" || fail "s390: exit $?"
+check "s390: callees" "dbg_only 2 2 0 kfree 2 2 2 memcpy 2 1 1 other_fn 1 1 1 printk 5 2 2" \
+	"$(jqr "$j" '[.files[0].attribution.callee[] | select(.name |
+	IN("printk", "kfree", "memcpy", "other_fn", "dbg_only"))] | sort_by(.name) |
+	map("\(.name) \(.sites) \(.reserved) \(.minimum)") | join(" ")')"
+check "s390: aliases" "3 3 1 2 2 1" "$(jqr "$j" '[.files[0].attribution.callee[]] as $c |
+	[["local_fn", "local_alias", ".text+0"], ["_GLOBAL_OFFSET_TABLE_", "abs_sym"]] |
+	map(. as $n | [$c[] | select(.name | IN($n[]))] |
+	"\(map(.sites) | add) \(map(.reserved) | add) \(map(.minimum) | add)") | join(" ")')"
+
 # The same report for any -j: attribution is rendered in the workers.
 set -- "$T"/*.o "$(fixture plt-arm64-overcount)"
 "$ELFPLT" plt -j 1 --by=callee,caller,line,cause "$@" >"$T/j1" 2>&1
