@@ -151,6 +151,20 @@ check "s390: aliases" "3 3 1 2 2 1" "$(jqr "$j" '[.files[0].attribution.callee[]
 	map(. as $n | [$c[] | select(.name | IN($n[]))] |
 	"\(map(.sites) | add) \(map(.reserved) | add) \(map(.minimum) | add)") | join(" ")')"
 
+# powerpc64-module, by hand from plt-ppc64-basic.yaml's comments: every
+# REL24 is a site, reserved when count_relocs() counts it, minimum when it
+# is the module's first needed (symbol, addend).  kfree +0, +8 in .text,
+# +0 in .init.text: 3, 3, 2; memcpy -4 twice (both counted: the 32-bit
+# addend quirk) and +16 in .debug_info (counted, never applied): 3, 3, 1;
+# printk twice in .text (one counted) and once in .init.text: 3, 2, 1;
+# init_fn and local_fn (defined: no stub needed) 1, 1, 0.  Sums 10 and 4:
+# the stubs (11 and 4) less the sentinel.
+ppc=$(fixture plt-ppc64-basic)
+"$ELFPLT" plt --json --by=callee "$ppc" >"$j" || fail "powerpc64: exit $?"
+check "powerpc64: callees" "init_fn 1 1 0 kfree 3 3 2 local_fn 1 1 0 memcpy 3 3 1 printk 3 2 1" \
+	"$(jqr "$j" '.files[0].attribution.callee | sort_by(.name) |
+	map("\(.name) \(.sites) \(.reserved) \(.minimum)") | join(" ")')"
+
 # The same report for any -j: attribution is rendered in the workers.
 set -- "$T"/*.o "$(fixture plt-arm64-overcount)"
 "$ELFPLT" plt -j 1 --by=callee,caller,line,cause "$@" >"$T/j1" 2>&1
