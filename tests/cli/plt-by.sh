@@ -165,6 +165,18 @@ check "powerpc64: callees" "init_fn 1 1 0 kfree 3 3 2 local_fn 1 1 0 memcpy 3 3 
 	"$(jqr "$j" '.files[0].attribution.callee | sort_by(.name) |
 	map("\(.name) \(.sites) \(.reserved) \(.minimum)") | join(" ")')"
 
+# riscv-module 7.2 (the sorted count), by hand from plt-riscv-module.yaml's
+# comments: reserved the module's first of each (type, symbol, addend),
+# minimum the first of each (PLT or GOT, symbol, addend).  printk r0, r1,
+# i0 (CALL_PLT) and r3, r4 (PLT32): 5 sites, 2 reserved, 1 minimum;
+# kmalloc r2 (+0), r7 (+4), i2 (PLT32 +0): 3, 3, 2; jiffies r5, r6, i1:
+# 3, 1, 1; vfree i3: 1, 1, 1.  Sums 7 and 5, the slots.
+rv=$(fixture plt-riscv-module)
+"$ELFPLT" plt --json --kernel=7.2 --by=callee "$rv" >"$j" || fail "riscv: exit $?"
+check "riscv: callees" "jiffies 3 1 1 kmalloc 3 3 2 printk 5 2 1 vfree 1 1 1" \
+	"$(jqr "$j" '.files[0].attribution.callee | sort_by(.name) |
+	map("\(.name) \(.sites) \(.reserved) \(.minimum)") | join(" ")')"
+
 # The same report for any -j: attribution is rendered in the workers.
 set -- "$T"/*.o "$(fixture plt-arm64-overcount)"
 "$ELFPLT" plt -j 1 --by=callee,caller,line,cause "$@" >"$T/j1" 2>&1
