@@ -113,8 +113,8 @@ int ep_attr_parse(const char *arg, unsigned int allowed, unsigned int *by)
 /* A function's range, for caller. */
 struct func {
 	uint32_t shndx;
+	uint32_t st_name; /* its name: sym_name() */
 	uint64_t value, size;
-	const char *name;
 };
 
 /* One symbol table, its strings and its functions. */
@@ -130,36 +130,40 @@ struct syms {
 };
 
 struct sym {
-	const char *name; /* "" when st_name is out of range */
+	uint32_t st_name; /* its name: sym_name() */
 	unsigned int type;
 	uint32_t shndx; /* SHN_XINDEX resolved */
 	uint64_t value, size;
 };
 
+/* The name at st_name in s's string table; "" when it is out of range or unterminated. */
+static const char *sym_name(const struct syms *s, uint32_t st_name)
+{
+	if (s->strtab && st_name < s->strsize &&
+	    memchr(s->strtab + st_name, 0, s->strsize - st_name))
+		return s->strtab + st_name;
+	return "";
+}
+
+/* Symbol i of s (i < s->st.count), its name not looked at: many are never shown. */
 static void sym_get(const struct syms *s, size_t i, struct sym *out)
 {
-	uint32_t st_name;
-
 	if (s->st.elfclass == ELFCLASS64) {
 		const Elf64_Sym *e = (const Elf64_Sym *)s->st.data->d_buf + i;
 
-		st_name = e->st_name;
+		out->st_name = e->st_name;
 		out->type = ELF64_ST_TYPE(e->st_info);
 		out->value = e->st_value;
 		out->size = e->st_size;
 	} else {
 		const Elf32_Sym *e = (const Elf32_Sym *)s->st.data->d_buf + i;
 
-		st_name = e->st_name;
+		out->st_name = e->st_name;
 		out->type = ELF32_ST_TYPE(e->st_info);
 		out->value = e->st_value;
 		out->size = e->st_size;
 	}
 	out->shndx = ep_symtab_shndx(&s->st, i);
-	out->name = "";
-	if (s->strtab && st_name < s->strsize &&
-	    memchr(s->strtab + st_name, 0, s->strsize - st_name))
-		out->name = s->strtab + st_name;
 }
 
 static int syms_open(struct ep_image *img, size_t idx, struct syms *s, struct ep_error *err)
@@ -185,14 +189,14 @@ static int syms_open(struct ep_image *img, size_t idx, struct syms *s, struct ep
 	return 0;
 }
 
-/* By (section, st_value), then name, so aliases sort the same on every run. */
+/* By (section, st_value), then st_name, so aliases sort the same on every run. */
 static inline bool func_lt(const struct func *x, const struct func *y)
 {
 	if (x->shndx != y->shndx)
 		return x->shndx < y->shndx;
 	if (x->value != y->value)
 		return x->value < y->value;
-	return strcmp(x->name, y->name) < 0;
+	return x->st_name < y->st_name;
 }
 
 SORT_BY(sort_funcs, struct func, func_lt)
@@ -215,7 +219,7 @@ static bool funcs_make(struct syms *s)
 		     !(s->objects && y.type == STT_OBJECT)) ||
 		    !y.size || y.shndx == SHN_UNDEF || y.shndx >= SHN_LORESERVE)
 			continue;
-		s->funcs[s->nfuncs++] = (struct func){ y.shndx, y.value, y.size, y.name };
+		s->funcs[s->nfuncs++] = (struct func){ y.shndx, y.st_name, y.value, y.size };
 	}
 	sort_funcs(s->funcs, s->nfuncs);
 	s->funcs_made = true;
@@ -267,17 +271,17 @@ static char *callee_name(const struct ep_image *img, struct syms *s, uint32_t r_
 		f = funcs_make(s) ? func_at(s, y.shndx, (uint64_t)addend) : NULL;
 
 		if (f && f->value == (uint64_t)addend)
-			return strdup(f->name);
+			return strdup(sym_name(s, f->st_name));
 		if (asprintf(&out, "%s%+" PRId64, sec, addend) < 0)
 			return NULL;
 		return out;
 	}
-	if (!y.name[0]) {
+	if (!sym_name(s, y.st_name)[0]) {
 		if (asprintf(&out, "(symbol %" PRIu32 ")", r_sym) < 0)
 			return NULL;
 		return out;
 	}
-	return strdup(y.name);
+	return strdup(sym_name(s, y.st_name));
 }
 
 /* ---- rows ----------------------------------------------------------------------- */
@@ -425,7 +429,7 @@ static int add_row(const struct ep_image *img, struct syms *s, unsigned int bit,
 	else if (img->ehdr.e_type != ET_REL)
 		name = strdup("(not a call site)");
 	else if (low != NO_FUNC && funcs_make(s) && low < s->nfuncs)
-		name = strdup(s->funcs[low].name);
+		name = strdup(sym_name(s, s->funcs[low].st_name));
 	else
 		name = strdup("(no function)");
 	if (!name)
@@ -642,7 +646,7 @@ static char *object_name(const struct ep_image *img, struct syms *objs, uint64_t
 	f = func_at(objs, (uint32_t)section_at(img, addr), addr);
 	if (!f)
 		return strdup("(no symbol)");
-	if (asprintf(&out, "(in %s)", f->name) < 0)
+	if (asprintf(&out, "(in %s)", sym_name(objs, f->st_name)) < 0)
 		return NULL;
 	return out;
 }

@@ -584,6 +584,12 @@ static size_t key_index(const struct rela_key *a, size_t n, const struct rela_ke
 	return lo < n && key_eq(&a[lo], k) ? lo : n;
 }
 
+/* record_sites()'s set of keys met. */
+struct seen_key {
+	struct rela_key k;
+	bool used;
+};
+
 /*
  * --by: the sites of one section, r[0..n) as count_section() left it (the
  * nents slot-needing branches in front) and keys[0..nents) its sorted
@@ -597,18 +603,25 @@ static int record_sites(struct ep_plt_result *res, const struct ep_plt_section *
 			const struct rela_key *keys)
 {
 	const size_t nents = s->sorted_partitioned;
-	unsigned char *taken = calloc(nents ? nents : 1, 1);
-	size_t i;
+	size_t cap = 16, i;
+	struct seen_key *seen;
 
-	if (!taken)
+	/* The keys met so far, open addressing: a binary search per entry cost more. */
+	while (cap < 2 * nents)
+		cap *= 2;
+	seen = calloc(cap, sizeof(*seen));
+	if (!seen)
 		return -EP_ENOMEM;
 	for (i = 0; i < nents; i++) {
 		const struct rela_key k = key_of(&r[i]);
-		const size_t at = key_index(keys, nents, &k);
-		const bool first = at < nents && !taken[at];
+		size_t h = (size_t)((k.type_sym * 0x9e3779b97f4a7c15ull ^ (uint64_t)k.addend) *
+				    0xff51afd7ed558ccdull >> 32) & (cap - 1);
+		bool first;
 
-		if (at < nents)
-			taken[at] = 1;
+		while (seen[h].used && !key_eq(&seen[h].k, &k))
+			h = (h + 1) & (cap - 1);
+		first = !seen[h].used;
+		seen[h] = (struct seen_key){ k, true };
 		if (!add_site(res, s, &r[i], first || k.addend != 0, first))
 			goto nomem;
 	}
@@ -630,10 +643,10 @@ static int record_sites(struct ep_plt_result *res, const struct ep_plt_section *
 		if (!add_site(res, s, e, counted, key_index(keys, nents, &k) == nents))
 			goto nomem;
 	}
-	free(taken);
+	free(seen);
 	return 0;
 nomem:
-	free(taken);
+	free(seen);
 	return -EP_ENOMEM;
 }
 
