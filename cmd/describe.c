@@ -50,6 +50,10 @@ static const struct option_values values[] = {
 	{ "plt", "kaslr", "on off", NULL },
 	{ "plt", "erratum-843419", "on off", NULL },
 	{ "plt", "model", NULL, plt_models },
+	{ "plt", "by", "callee caller cu line cause", NULL },
+	{ "stats", "by", "symbol section cu", NULL },
+	{ NULL, "debug-file", "<file>", NULL },
+	{ NULL, "debug-dir", "<file>", NULL },
 	{ "load", "sections", "relocs alloc all", NULL },
 };
 

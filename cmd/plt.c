@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/attr.h"
 #include "cmd/elfplt.h"
 #include "lib/openmetrics.h"
 #include "lib/plt.h"
@@ -58,6 +59,8 @@ struct plt_run {
 	size_t nmodels;
 	bool nomem;
 	struct plt_totals t;
+	struct ep_attr_opts attr;    /* --by, --debug-file, --debug-dir */
+	unsigned long long no_dwarf; /* files whose cu/line rows are unknown */
 };
 
 /* ---- text ------------------------------------------------------------------- */
@@ -166,7 +169,7 @@ static void print_sections(FILE *out, const struct plt_run *run, const struct ep
 }
 
 static void print_file(FILE *out, const struct plt_run *run, const struct ep_image *img,
-		       const struct ep_plt_result *res)
+		       const struct ep_plt_result *res, const struct ep_attr *attr)
 {
 	const struct ep_plt_model *m = res->model;
 
@@ -187,6 +190,8 @@ static void print_file(FILE *out, const struct plt_run *run, const struct ep_ima
 		fprintf(out, "  the %s rejects this %s: %s\n",
 			res->kernel.applies ? "kernel" : "loader",
 			res->kernel.applies ? "module" : "file", res->rejects);
+	if (run->attr.by)
+		ep_attr_print(out, attr, 0, true);
 	fputc('\n', out);
 }
 
@@ -534,7 +539,8 @@ static json_t *json_options(const struct ep_plt_options *opt)
 				     : "auto");
 }
 
-static json_t *json_file(const struct ep_image *img, const struct ep_plt_result *res)
+static json_t *json_file(const struct plt_run *run, const struct ep_image *img,
+			 const struct ep_plt_result *res, const struct ep_attr *attr)
 {
 	const struct ep_plt_model *m = res->model;
 	json_t *o = json_object(), *secs;
@@ -563,6 +569,8 @@ static json_t *json_file(const struct ep_image *img, const struct ep_plt_result 
 		json_array_append_new(secs, json_section(res, &res->secs[i]));
 	json_object_set_new(o, "sections", secs);
 	json_object_set_new(o, "detail", m->json_detail ? m->json_detail(res) : json_null());
+	if (run->attr.by)
+		json_object_set_new(o, "attribution", ep_attr_json(attr, 0, true));
 	return o;
 }
 
@@ -646,7 +654,7 @@ struct file_result {
 	struct ep_plt_totals t;	      /* the file's share of the run's totals */
 	uint64_t row[SUMMARY_VALUES]; /* its line in a summary table (text) */
 	int32_t model;		      /* the ep_plt_models[] index; -1: none covers it */
-	uint32_t unused;
+	uint32_t no_dwarf;	      /* --by=cu|line and the file has no DWARF */
 	uint64_t out_len;
 };
 
@@ -655,6 +663,7 @@ struct print_args {
 	const struct plt_run *run;
 	const struct ep_image *img;
 	const struct ep_plt_result *res;
+	const struct ep_attr *attr;
 };
 
 /* print_file() in ep_render_text()'s shape; arg is a struct print_args. */
@@ -662,21 +671,21 @@ static void print_one(FILE *f, const void *arg)
 {
 	const struct print_args *a = arg;
 
-	print_file(f, a->run, a->img, a->res);
+	print_file(f, a->run, a->img, a->res, a->attr);
 }
 
 /* The file's report, as the bytes emit_file() writes: text, or a files[] entry. */
 static int render_file(const struct plt_run *run, const struct ep_image *img,
-		       const struct ep_blob *blob, const struct ep_plt_result *res, char **out,
-		       size_t *out_len)
+		       const struct ep_blob *blob, const struct ep_plt_result *res,
+		       const struct ep_attr *attr, char **out, size_t *out_len)
 {
-	const struct print_args args = { run, img, res };
+	const struct print_args args = { run, img, res, attr };
 	json_t *o;
 
 	*out = NULL;
 	*out_len = 0;
 	if (run->json) {
-		o = json_file(img, res);
+		o = json_file(run, img, res, attr);
 		if (o)
 			ep_json_input_keys(o, blob);
 		return ep_render_json(o, out, out_len);
@@ -693,6 +702,7 @@ static int compute_file(struct ep_image *img, const struct ep_blob *blob, void *
 {
 	const struct plt_run *run = ctx;
 	struct ep_plt_result res;
+	struct ep_attr attr = { 0 };
 	struct file_result r;
 	unsigned char *p;
 	char *out = NULL;
@@ -700,13 +710,16 @@ static int compute_file(struct ep_image *img, const struct ep_blob *blob, void *
 	int rc;
 
 	rc = ep_plt_analyse(img, run->forced, &run->opt, &res, err);
-	if (rc == 0 && render_file(run, img, blob, &res, &out, &out_len))
+	if (rc == 0 && run->attr.by && res.model)
+		rc = ep_attr_plt(img, &res, run->attr.by, &run->attr.dwarf, &attr, err);
+	if (rc == 0 && render_file(run, img, blob, &res, &attr, &out, &out_len))
 		rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
 	if (rc)
 		goto out;
 	memset(&r, 0, sizeof(r)); /* no stray bytes through the pipe */
 	ep_plt_totals_of(&res, &r.t);
 	r.model = ep_plt_model_index(res.model);
+	r.no_dwarf = attr.dwarf_missing;
 	if (res.model && res.model->summary_values)
 		res.model->summary_values(&res, r.row);
 	r.out_len = out_len;
@@ -722,6 +735,7 @@ static int compute_file(struct ep_image *img, const struct ep_blob *blob, void *
 	*result = p;
 out:
 	free(out);
+	ep_attr_free(&attr);
 	ep_plt_result_free(&res);
 	return rc;
 }
@@ -740,6 +754,7 @@ static int emit_file(const char *path, const void *result, size_t result_len, vo
 	    r.model >= (int32_t)run->nmodels)
 		return ep_error_set(err, EP_EIO, "%s: the worker's result is malformed", path);
 	run->t.files++;
+	run->no_dwarf += r.no_dwarf != 0;
 	if (r.model < 0) {
 		run->t.not_covered++;
 	} else {
@@ -786,8 +801,9 @@ static void plt_usage(FILE *f)
 	fputs("usage: elfplt plt [--kernel=auto|VERSION] [--kaslr=on|off] "
 	      "[--erratum-843419=on|off]\n"
 	      "                  [--model=NAME] [--timing[=REPS]] [--summary] [--top N]\n"
-	      "                  [-j N] [-q]\n"
-	      "                  [--max-size=BYTES] [--format=text|json] [-o FILE] [PATH...]\n"
+	      "                  [--by=callee|caller|cu|line|cause[,...]]\n"
+	      "                  [--debug-file=PATH] [--debug-dir=DIR] [-j N] [-q]\n"
+	      "                  [--max-size=BYTES] [--format=text|json|openmetrics] [-o FILE] [PATH...]\n"
 	      "PLT slots, GOT entries and stubs per section as each file's loader or linker\n"
 	      "reserves them (a kernel module's: the loader of the module's own kernel), the\n"
 	      "true minimum, and the sorting the loader does.\n"
@@ -805,6 +821,12 @@ static void plt_usage(FILE *f)
 	      "                           instead of each file's details\n"
 	      "  --top N                  list the N files that reserve the most slots (text:\n"
 	      "                           with the totals instead of each file's details)\n"
+	      "  --by=LIST                attribute each file's slots to the callee, the caller\n"
+	      "                           (its function), the compile unit, the source line, or\n"
+	      "                           break its over-allocation down by cause; commas join\n"
+	      "  --debug-file=PATH        the debug info of the one input (cu, line)\n"
+	      "  --debug-dir=DIR          debug info in DIR/<input path>[.debug], else by\n"
+	      "                           build-id under /usr/lib/debug\n"
 	      "  -j, --jobs N             analyse N files at a time (default: one per CPU, at\n"
 	      "                           most 8); the report is the same for any N\n"
 	      "  -q, --quiet              no progress bar on a terminal\n"
@@ -888,6 +910,7 @@ static int parse_options(int argc, char **argv, struct plt_run *run)
 		{ "timing", optional_argument, NULL, 't' },
 		{ "summary", no_argument, NULL, 's' },
 		{ "top", required_argument, NULL, 'T' },
+		EP_ATTR_LONGOPTS,
 		EP_GLOBAL_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -928,6 +951,15 @@ static int parse_options(int argc, char **argv, struct plt_run *run)
 		case 'h':
 			plt_usage(stdout);
 			return -1;
+		case EP_ATTR_OPT_BY:
+		case EP_ATTR_OPT_DEBUG_FILE:
+		case EP_ATTR_OPT_DEBUG_DIR:
+			rc = ep_attr_option(g->cmd, c, optarg,
+					    EP_BY_CALLEE | EP_BY_CALLER | EP_BY_CU | EP_BY_LINE |
+						    EP_BY_CAUSE,
+					    &run->attr);
+			rc = rc == 1 ? 0 : rc;
+			break;
 		default:
 			rc = ep_other_option(g, c, argv);
 		}
@@ -949,7 +981,11 @@ static int cmd_plt(int argc, char **argv, struct ep_global *g)
 					EP_FORMAT_BIT(EP_FORMAT_OPENMETRICS));
 	if (rc)
 		return rc;
-	rc = ep_inputs_and_output(g, &in, argc, argv);
+	run.opt.sites = (run.attr.by & (EP_BY_CALLEE | EP_BY_CALLER | EP_BY_CU | EP_BY_LINE)) != 0;
+	/* Before -o creates its file: the PATH operands, not what they expand to. */
+	rc = ep_attr_check_inputs(g->cmd, &run.attr, (size_t)(argc - optind));
+	if (rc == 0)
+		rc = ep_inputs_and_output(g, &in, argc, argv);
 	if (rc)
 		return rc;
 	run.nmodels = ep_plt_model_count();
@@ -979,6 +1015,7 @@ static int cmd_plt(int argc, char **argv, struct ep_global *g)
 	} else {
 		totals_text(&run);
 	}
+	ep_attr_note_no_dwarf(g->cmd, run.no_dwarf);
 	if (run.nomem) {
 		fputs("elfplt: out of memory for the summary tables\n", stderr);
 		status = EP_EXIT_FAILED;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/attr.h"
 #include "cmd/elfplt.h"
 #include "lib/decode.h"
 #include "lib/openmetrics.h"
@@ -40,6 +41,8 @@ struct file_result {
 	uint64_t out_len;
 	uint32_t e_machine;
 	uint32_t ntypes;
+	uint32_t no_dwarf; /* --by=cu and the file has no DWARF */
+	uint32_t unused;
 };
 
 /* The run; compute_file() only reads g, tops.max, summary and json. */
@@ -55,6 +58,8 @@ struct stats_run {
 	struct ep_top tops; /* the --top files so far, by relocations */
 	bool summary;	    /* --summary: text has the totals only */
 	bool nomem;
+	struct ep_attr_opts attr;    /* --by, --debug-file, --debug-dir */
+	unsigned long long no_dwarf; /* files whose cu rows are unknown */
 };
 
 static json_t *json_by_type(unsigned int e_machine, const struct ep_type_counts *tc)
@@ -346,6 +351,8 @@ static int add_totals(struct stats_run *run, const char *path, const struct file
 struct print_args {
 	struct ep_image *img;
 	const struct ep_file_stats *fs;
+	const struct stats_run *run;
+	const struct ep_attr *attr;
 };
 
 /* print_file() in ep_render_text()'s shape; arg is a struct print_args. */
@@ -354,21 +361,32 @@ static void print_one(FILE *f, const void *arg)
 	const struct print_args *a = arg;
 
 	print_file(f, a->img, a->fs);
+	if (a->run->attr.by) {
+		ep_attr_print(f, a->attr, a->run->tops.max, false);
+		fputc('\n', f);
+	}
 }
 
 /* The file's report, as the bytes emit_file() writes: text, or a files[] entry. */
 static int render_file(const struct stats_run *run, struct ep_image *img,
-		       const struct ep_blob *blob, const struct ep_file_stats *fs, char **out,
-		       size_t *out_len)
+		       const struct ep_blob *blob, const struct ep_file_stats *fs,
+		       const struct ep_attr *attr, char **out, size_t *out_len)
 {
-	const struct print_args args = { img, fs };
+	const struct print_args args = { img, fs, run, attr };
+	json_t *o;
 
 	*out = NULL;
 	*out_len = 0;
-	if (run->json)
-		return ep_render_json(json_file(img, blob, fs), out, out_len);
-	/* --top, --summary and OpenMetrics (totals only) have no per-file text. */
-	if (run->tops.max || run->summary || run->g->format == EP_FORMAT_OPENMETRICS)
+	if (run->json) {
+		o = json_file(img, blob, fs);
+		if (o && run->attr.by)
+			json_object_set_new(o, "attribution",
+					    ep_attr_json(attr, run->tops.max, false));
+		return ep_render_json(o, out, out_len);
+	}
+	/* OpenMetrics (totals only) has no per-file text; --top and --summary list
+	 * the totals instead of each file's details, unless --by asks for them. */
+	if (run->g->format == EP_FORMAT_OPENMETRICS || ((run->tops.max || run->summary) && !run->attr.by))
 		return 0;
 	return ep_render_text(print_one, &args, out, out_len);
 }
@@ -381,13 +399,16 @@ static int compute_file(struct ep_image *img, const struct ep_blob *blob, void *
 	struct file_result r = { 0 };
 	struct ep_type_count *types;
 	struct ep_file_stats fs;
+	struct ep_attr attr = { 0 };
 	unsigned char *p;
 	char *out = NULL;
 	size_t i, out_len = 0;
 	int rc;
 
 	rc = ep_stats_file(img, &fs, err);
-	if (rc == 0 && render_file(run, img, blob, &fs, &out, &out_len))
+	if (rc == 0 && run->attr.by)
+		rc = ep_attr_stats(img, run->attr.by, &run->attr.dwarf, &attr, err);
+	if (rc == 0 && render_file(run, img, blob, &fs, &attr, &out, &out_len))
 		rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
 	if (rc)
 		goto out;
@@ -398,6 +419,7 @@ static int compute_file(struct ep_image *img, const struct ep_blob *blob, void *
 	r.out_len = out_len;
 	r.e_machine = img->ehdr.e_machine;
 	r.ntypes = (uint32_t)fs.types.n;
+	r.no_dwarf = attr.dwarf_missing;
 	*result_len = sizeof(r) + r.ntypes * sizeof(*types) + out_len;
 	p = malloc(*result_len);
 	if (!p) {
@@ -415,6 +437,7 @@ static int compute_file(struct ep_image *img, const struct ep_blob *blob, void *
 	*result = p;
 out:
 	free(out);
+	ep_attr_free(&attr);
 	ep_stats_free(&fs);
 	return rc;
 }
@@ -436,6 +459,7 @@ static int emit_file(const char *path, const void *result, size_t result_len, vo
 		return ep_error_set(err, EP_EIO, "%s: the worker's result is malformed", path);
 	types = (const struct ep_type_count *)(p + sizeof(r));
 	out = (const char *)(types + r.ntypes);
+	run->no_dwarf += r.no_dwarf != 0;
 	if (add_totals(run, path, &r, types))
 		return ep_error_set(err, EP_ENOMEM, "%s: out of memory", path);
 	if (run->json)
@@ -548,13 +572,20 @@ static void run_free(struct stats_run *run)
 
 static void stats_usage(FILE *f)
 {
-	fputs("usage: elfplt stats [--top N] [--summary] [-j N] [-q] [--max-size=BYTES]\n"
-	      "                    [--format=text|json] [-o FILE] [PATH...]\n"
+	fputs("usage: elfplt stats [--top N] [--summary] [--by=symbol|section|cu[,...]] [--debug-file=PATH]\n"
+	      "                    [--debug-dir=DIR] [-j N] [-q] [--max-size=BYTES]\n"
+	      "                    [--format=text|json|openmetrics] [-o FILE] [PATH...]\n"
 	      "Relocation statistics of ELF files; directories are searched for ELF files.\n"
 	      "With no PATH, the running kernel's modules in /lib/modules/$(uname -r).\n\n"
 	      "  --top N             list the N files with most relocations (text: instead of\n"
 	      "                      each file's details)\n"
 	      "  --summary           the totals only, not each file's details (text)\n"
+	      "  --by=LIST           each file's relocations by the symbol they reference, the\n"
+	      "                      section they patch, or the compile unit (DWARF) of the\n"
+	      "                      place; commas join; with --top N, the first N rows\n"
+	      "  --debug-file=PATH   the debug info of the one input (cu)\n"
+	      "  --debug-dir=DIR     debug info in DIR/<input path>[.debug], else by build-id\n"
+	      "                      under /usr/lib/debug\n"
 	      "  -j, --jobs N        analyse N files at a time (default: one per CPU, at most\n"
 	      "                      8); the report is the same for any N\n"
 	      "  -q, --quiet         no progress bar on a terminal\n"
@@ -573,6 +604,7 @@ static int cmd_stats(int argc, char **argv, struct ep_global *g)
 	static const struct option longopts[] = {
 		{ "top", required_argument, NULL, 't' },
 		{ "summary", no_argument, NULL, 's' },
+		EP_ATTR_LONGOPTS,
 		EP_GLOBAL_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -597,6 +629,14 @@ static int cmd_stats(int argc, char **argv, struct ep_global *g)
 		case 'h':
 			stats_usage(stdout);
 			return EP_EXIT_OK;
+		case EP_ATTR_OPT_BY:
+		case EP_ATTR_OPT_DEBUG_FILE:
+		case EP_ATTR_OPT_DEBUG_DIR:
+			rc = ep_attr_option(g->cmd, c, optarg,
+					    EP_BY_SYMBOL | EP_BY_SECTION | EP_BY_CU, &run.attr);
+			if (rc != 1)
+				return rc;
+			break;
 		default:
 			rc = ep_other_option(g, c, argv);
 			if (rc)
@@ -607,7 +647,10 @@ static int cmd_stats(int argc, char **argv, struct ep_global *g)
 					EP_FORMAT_BIT(EP_FORMAT_OPENMETRICS));
 	if (rc)
 		return rc;
-	rc = ep_inputs_and_output(g, &in, argc, argv);
+	/* Before -o creates its file: the PATH operands, not what they expand to. */
+	rc = ep_attr_check_inputs(g->cmd, &run.attr, (size_t)(argc - optind));
+	if (rc == 0)
+		rc = ep_inputs_and_output(g, &in, argc, argv);
 	if (rc)
 		return rc;
 	run.json = g->format == EP_FORMAT_JSON;
@@ -628,6 +671,7 @@ static int cmd_stats(int argc, char **argv, struct ep_global *g)
 		totals_text(&run);
 		ep_print_skipped(g->out);
 	}
+	ep_attr_note_no_dwarf(g->cmd, run.no_dwarf);
 	run_free(&run);
 	if (ep_output_close(g))
 		status = EP_EXIT_FAILED;

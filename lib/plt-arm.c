@@ -600,6 +600,35 @@ static int cause_of(const struct target_set *sec, const struct target *t, bool z
 }
 
 /*
+ * --by: the branch a as a site of group g, its addend decoded (the PC bias
+ * taken off); reserved when count_plts() counts it, minimum when its target
+ * is new to the group's minimum (a fixed slot's target is neither: the
+ * fixed slots are no relocation's).  Returns 0 or -EP_ENOMEM.
+ */
+static int arm_site(struct count_ctx *cx, const struct kernel_rel *a, enum ep_plt_group g,
+		    int32_t addend, bool reserved, bool minimum)
+{
+	struct ep_plt_site *p;
+
+	if (!cx->res->opt.sites)
+		return 0;
+	p = ep_plt_site_add(cx->res);
+	if (!p)
+		return -EP_ENOMEM;
+	p->relsec = cx->relidx;
+	p->target = cx->dstidx;
+	p->r_offset = a->r_offset;
+	p->r_type = a->r_info & 0xff;
+	p->r_sym = a->r_info >> 8;
+	p->r_addend = addend;
+	p->kind = EP_PLT_KIND_PLT;
+	p->group = g;
+	p->reserved = reserved;
+	p->minimum = minimum;
+	return 0;
+}
+
+/*
  * count_plts() over the sorted a[0..n): adds the loader's count to *ret, the
  * over-allocation causes and the group's distinct targets to d.  sec is
  * scratch for the targets this section counted.
@@ -629,13 +658,18 @@ static int count_sorted(struct count_ctx *cx, const struct kernel_rel *a, size_t
 			rc = addend_at(cx, &a[i - 1], &prev);
 			if (rc)
 				return rc;
-			if (prev.zero)
+			if (prev.zero) {
+				rc = arm_site(cx, &a[i], g, cur.target, false, false);
+				if (rc)
+					return rc;
 				continue;
+			}
 		}
 		(*ret)++;
 		fixed = cx->syms->fixed[sym] && cur.zero;
 		t = (struct target){ sym, cur.target, 0 };
 		ts = (struct target){ sym, cur.target, type };
+		found = true;
 		if (fixed) {
 			d->causes[CAUSE_FIXED]++;
 		} else {
@@ -647,6 +681,9 @@ static int count_sorted(struct count_ctx *cx, const struct kernel_rel *a, size_t
 				d->causes[cause_of(sec, &ts, cur.zero)]++;
 			}
 		}
+		rc = arm_site(cx, &a[i], g, cur.target, true, !found);
+		if (rc)
+			return rc;
 		at = target_find(sec, &ts, &found);
 		if (!found && target_add(sec, at, &ts))
 			return -EP_ENOMEM;
@@ -833,6 +870,7 @@ static int arm_analyse(struct ep_image *img, struct ep_plt_result *res, struct e
 	if (!d)
 		return ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
 	res->detail = d;
+	res->sites_recorded = res->opt.sites;
 	rules_for(res->kernel.version, res->kernel.mod_unload, &d->rules);
 	d->insn_little =
 		img->ehdr.e_ident[EI_DATA] == ELFDATA2LSB || (img->ehdr.e_flags & EF_ARM_BE8);
@@ -1032,6 +1070,17 @@ static json_t *arm_json_totals(const struct ep_plt_totals *t)
 			 "double_pop_sort", ep_json_u64(t->detail[SUM_DOUBLE_POP]));
 }
 
+/* --by=cause: d->causes, in cause_name[]'s words. */
+static size_t arm_causes(const struct ep_plt_result *res, struct ep_plt_cause *out)
+{
+	const struct arm_detail *d = res->detail;
+	size_t k;
+
+	for (k = 0; k < NCAUSE; k++)
+		out[k] = (struct ep_plt_cause){ cause_name[k], (int64_t)d->causes[k] };
+	return NCAUSE;
+}
+
 const struct ep_plt_model ep_plt_model_arm_module = {
 	.name = "arm-module",
 	.source = "Linux arch/arm/kernel/module-plts.c, v6.1 to v7.2",
@@ -1053,4 +1102,5 @@ const struct ep_plt_model ep_plt_model_arm_module = {
 	.json_section = arm_json_section,
 	.detail_sums = arm_detail_sums,
 	.json_totals = arm_json_totals,
+	.causes = arm_causes,
 };

@@ -306,15 +306,18 @@ static uint64_t count_leftover(const struct ep_rel *r, size_t i, const struct re
 	return counted;
 }
 
-int ep_arm64_count_section(struct ep_rel *r, size_t n, const uint32_t *st_shndx, size_t nsyms,
-			   uint32_t dstidx, const struct ep_plt_options *opt,
-			   struct ep_plt_section *out)
+/*
+ * ep_arm64_count_section(); with keys_out, the sorted keys of the nents
+ * entries are handed to the caller (free() them) for --by's sites.
+ */
+static int count_section(struct ep_rel *r, size_t n, const uint32_t *st_shndx, uint32_t dstidx,
+			 const struct ep_plt_options *opt, struct ep_plt_section *out,
+			 struct rela_key **keys_out)
 {
 	uint64_t ret = 0, distinct = 0, minimal;
 	struct rela_key *keys = NULL;
 	size_t nents = 0, i;
 
-	(void)nsyms;
 	out->relocations = n;
 	out->sorted_full = n;
 	if (opt->kaslr) {
@@ -365,7 +368,10 @@ int ep_arm64_count_section(struct ep_rel *r, size_t n, const uint32_t *st_shndx,
 			break;
 		}
 	}
-	free(keys);
+	if (keys_out)
+		*keys_out = keys;
+	else
+		free(keys);
 	minimal = distinct + out->veneers;
 	if (opt->erratum_843419) {
 		out->spare = ep_arm64_spare_slots(ret);
@@ -374,6 +380,14 @@ int ep_arm64_count_section(struct ep_rel *r, size_t n, const uint32_t *st_shndx,
 	out->slots = ret + out->spare;
 	out->slots_minimal = minimal + out->spare_minimal;
 	return 0;
+}
+
+int ep_arm64_count_section(struct ep_rel *r, size_t n, const uint32_t *st_shndx, size_t nsyms,
+			   uint32_t dstidx, const struct ep_plt_options *opt,
+			   struct ep_plt_section *out)
+{
+	(void)nsyms;
+	return count_section(r, n, st_shndx, dstidx, opt, out, NULL);
 }
 
 /* ---- --timing: the two methods on scratch copies -------------------------- */
@@ -534,6 +548,108 @@ static void add_section(struct ep_plt_result *res, struct arm64_detail *d,
 	d->excess_slack += s->spare - s->spare_minimal;
 }
 
+static struct ep_plt_site *add_site(struct ep_plt_result *res, const struct ep_plt_section *s,
+				    const struct ep_rel *r, bool reserved, bool minimum)
+{
+	struct ep_plt_site *p = ep_plt_site_add(res);
+
+	if (!p)
+		return NULL;
+	p->relsec = s->index;
+	p->target = s->target;
+	p->r_offset = r->r_offset;
+	p->r_type = r->r_type;
+	p->r_sym = r->r_sym;
+	p->r_addend = r->r_addend;
+	p->kind = EP_PLT_KIND_PLT;
+	p->group = s->group;
+	p->reserved = reserved;
+	p->minimum = minimum;
+	return p;
+}
+
+/* The position of k's first copy in the sorted keys a[0..n); n when there is none. */
+static size_t key_index(const struct rela_key *a, size_t n, const struct rela_key *k)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (key_lt(&a[mid], k))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && key_eq(&a[lo], k) ? lo : n;
+}
+
+/* record_sites()'s set of keys met. */
+struct seen_key {
+	struct rela_key k;
+	bool used;
+};
+
+/*
+ * --by: the sites of one section, r[0..n) as count_section() left it (the
+ * nents slot-needing branches in front) and keys[0..nents) its sorted
+ * keys.  In the sorted range the first of each (r_type, r_sym, r_addend)
+ * met gets a slot and counts in the minimum, a repeat gets one only with a
+ * non-zero addend; a partition leftover gets one as count_leftover() says;
+ * every ADRP veneer has its own.  Returns 0 or -EP_ENOMEM.
+ */
+static int record_sites(struct ep_plt_result *res, const struct ep_plt_section *s,
+			const struct ep_rel *r, size_t n, const uint32_t *shndx, bool kaslr,
+			const struct rela_key *keys)
+{
+	const size_t nents = s->sorted_partitioned;
+	size_t cap = 16, i;
+	struct seen_key *seen;
+
+	/* The keys met so far, open addressing: a binary search per entry cost more. */
+	while (cap < 2 * nents)
+		cap *= 2;
+	seen = calloc(cap, sizeof(*seen));
+	if (!seen)
+		return -EP_ENOMEM;
+	for (i = 0; i < nents; i++) {
+		const struct rela_key k = key_of(&r[i]);
+		size_t h = (size_t)((k.type_sym * 0x9e3779b97f4a7c15ull ^ (uint64_t)k.addend) *
+				    0xff51afd7ed558ccdull >> 32) & (cap - 1);
+		bool first;
+
+		while (seen[h].used && !key_eq(&seen[h].k, &k))
+			h = (h + 1) & (cap - 1);
+		first = !seen[h].used;
+		seen[h] = (struct seen_key){ k, true };
+		if (!add_site(res, s, &r[i], first || k.addend != 0, first))
+			goto nomem;
+	}
+	for (i = nents; i < n; i++) {
+		const struct ep_rel *e = &r[i];
+		const struct rela_key k = key_of(e);
+		bool counted;
+
+		if (e->r_type == R_AARCH64_ADR_PREL_PG_HI21 ||
+		    e->r_type == R_AARCH64_ADR_PREL_PG_HI21_NC) {
+			if (res->opt.erratum_843419 && !adrp_min_align(e->r_offset) &&
+			    !add_site(res, s, e, true, true))
+				goto nomem;
+			continue;
+		}
+		if (!kaslr || !needs_plt(e->r_type, e->r_sym, shndx, (uint32_t)s->target))
+			continue;
+		counted = k.addend != 0 || !nents || !key_eq(&k, &keys[nents - 1]);
+		if (!add_site(res, s, e, counted, key_index(keys, nents, &k) == nents))
+			goto nomem;
+	}
+	free(seen);
+	return 0;
+nomem:
+	free(seen);
+	return -EP_ENOMEM;
+}
+
 static int count_one(struct ep_image *img, size_t idx, const uint32_t *shndx, size_t nsyms,
 		     const struct ep_plt_options *opt, struct ep_plt_result *res,
 		     struct ep_error *err)
@@ -543,6 +659,7 @@ static int count_one(struct ep_image *img, size_t idx, const uint32_t *shndx, si
 	struct ep_plt_section *s;
 	struct ep_relsec rs;
 	struct ep_rel *r = NULL;
+	struct rela_key *keys = NULL;
 	size_t i;
 	int rc;
 
@@ -572,14 +689,17 @@ static int count_one(struct ep_image *img, size_t idx, const uint32_t *shndx, si
 	rc = ep_arm64_time_section(r, rs.count, shndx, (uint32_t)sh->sh_info, opt->kaslr,
 				   opt->timing_reps, &s->full_ns, &s->partitioned_ns);
 	if (rc == 0)
-		rc = ep_arm64_count_section(r, rs.count, shndx, nsyms, (uint32_t)sh->sh_info, opt,
-					    s);
+		rc = count_section(r, rs.count, shndx, (uint32_t)sh->sh_info, opt, s,
+				   opt->sites ? &keys : NULL);
+	if (rc == 0 && opt->sites)
+		rc = record_sites(res, s, r, rs.count, shndx, opt->kaslr, keys);
 	if (rc) {
 		rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
 		goto out;
 	}
 	add_section(res, d, s);
 out:
+	free(keys);
 	free(r);
 	return rc;
 }
@@ -693,6 +813,7 @@ static int arm64_analyse(struct ep_image *img, struct ep_plt_result *res, struct
 	res->detail = d;
 	ep_arm64_rules_for(res->kernel.version, res->kernel.mod_unload, &d->rules);
 	res->sort.applies = true;
+	res->sites_recorded = opt.sites;
 	/* Kernels that no longer ask CONFIG_RANDOMIZE_BASE count as if it were on. */
 	if (!d->rules.kaslr_applies)
 		opt.kaslr = true;
@@ -951,6 +1072,17 @@ static json_t *arm64_json_totals(const struct ep_plt_totals *t)
 					 t->detail[SUM_EXCESS_SLACK]));
 }
 
+/* --by=cause: the three of over_allocation(). */
+static size_t arm64_causes(const struct ep_plt_result *res, struct ep_plt_cause *out)
+{
+	const struct arm64_detail *d = res->detail;
+
+	out[0] = (struct ep_plt_cause){ "nonzero_addend", (int64_t)d->excess_addend };
+	out[1] = (struct ep_plt_cause){ "partition_leftover", (int64_t)d->excess_leftover };
+	out[2] = (struct ep_plt_cause){ "erratum_slack", (int64_t)d->excess_slack };
+	return 3;
+}
+
 const struct ep_plt_model ep_plt_model_arm64_module = {
 	.name = "arm64-module",
 	.source = "Linux arch/arm64/kernel/module-plts.c, v5.8 to v7.2",
@@ -972,4 +1104,5 @@ const struct ep_plt_model ep_plt_model_arm64_module = {
 	.json_section = arm64_json_section,
 	.detail_sums = arm64_detail_sums,
 	.json_totals = arm64_json_totals,
+	.causes = arm64_causes,
 };

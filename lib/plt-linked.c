@@ -43,6 +43,26 @@ static const char *linked_check(const struct ep_image *img, bool forced)
 	return NULL;
 }
 
+/* --by: a JUMP_SLOT, IRELATIVE or GLOB_DAT: each is one slot the link made. */
+static struct ep_plt_site *linked_site(struct ep_plt_result *res, const struct ep_plt_section *s,
+				       const struct ep_rel *r, enum ep_plt_kind kind)
+{
+	struct ep_plt_site *p = ep_plt_site_add(res);
+
+	if (!p)
+		return NULL;
+	p->relsec = s->index;
+	p->target = s->target;
+	p->r_offset = r->r_offset;
+	p->r_type = r->r_type;
+	p->r_sym = r->r_sym;
+	p->r_addend = r->r_addend;
+	p->kind = kind;
+	p->group = EP_PLT_MODULE;
+	p->reserved = p->minimum = true;
+	return p;
+}
+
 static int count_table(struct ep_image *img, size_t idx, bool is_plt, struct ep_plt_result *res,
 		       struct ep_error *err)
 {
@@ -73,6 +93,10 @@ static int count_table(struct ep_image *img, size_t idx, bool is_plt, struct ep_
 			if (kind == EP_DYN_GLOB_DAT) {
 				l->glob_dat++;
 				s->got_relocations++;
+				if (res->opt.sites &&
+				    !linked_site(res, s, &batch[k], EP_PLT_KIND_GOT))
+					return ep_error_set(err, EP_ENOMEM, "%s: out of memory",
+							    img->path);
 			}
 			if (!is_plt)
 				continue;
@@ -83,6 +107,8 @@ static int count_table(struct ep_image *img, size_t idx, bool is_plt, struct ep_
 			else
 				continue;
 			s->plt_relocations++;
+			if (res->opt.sites && !linked_site(res, s, &batch[k], EP_PLT_KIND_PLT))
+				return ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
 		}
 	}
 	if (got < 0)
@@ -114,6 +140,7 @@ static int linked_analyse(struct ep_image *img, struct ep_plt_result *res, struc
 	if (!l)
 		return ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
 	res->detail = l;
+	res->sites_recorded = res->opt.sites;
 	rela_plt = ep_image_find_section(img, ".rela.plt");
 	if (!rela_plt)
 		rela_plt = ep_image_find_section(img, ".rel.plt");

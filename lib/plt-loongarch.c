@@ -265,6 +265,8 @@ struct la_ent {
 	struct la_key loader, merged, target;
 	int kind;
 	size_t index; /* in the section, for the duplicate_rela() cost */
+	bool reserved; /* the first of its loader key in the section: counted */
+	size_t site;   /* --by: its res->sites[] index */
 };
 
 static int key_cmp(const struct la_key *x, const struct la_key *y)
@@ -383,6 +385,7 @@ static int count_section(const struct ep_rel *r, size_t n, const struct la_syms 
 		/* The first of a run is the first occurrence in the section. */
 		bool first = i == 0 || key_cmp(&e[i - 1].loader, &e[i].loader) != 0;
 
+		e[i].reserved = first;
 		if (first) {
 			first_index = e[i].index;
 			out->slots[e[i].kind]++;
@@ -736,6 +739,36 @@ static int relocation_rejects(struct ep_image *img, const struct la_syms *s,
 }
 
 /* Add one counted section: records, sort, timing. */
+/*
+ * --by: the counted entries e[0..m) of the section rec (r its relocations)
+ * as sites, reserved when count_max_entries() counted them; which is the
+ * first of its target module-wide (minimum) module_minimum() marks.
+ */
+static int record_sites(struct ep_plt_result *res, const struct ep_plt_section *rec,
+			const struct ep_rel *r, struct la_ent *e, size_t m)
+{
+	size_t i;
+
+	for (i = 0; i < m; i++) {
+		const struct ep_rel *x = &r[e[i].index];
+		struct ep_plt_site *p = ep_plt_site_add(res);
+
+		if (!p)
+			return -EP_ENOMEM;
+		p->relsec = rec->index;
+		p->target = rec->target;
+		p->r_offset = x->r_offset;
+		p->r_type = x->r_type;
+		p->r_sym = x->r_sym;
+		p->r_addend = x->r_addend;
+		p->kind = e[i].kind == LA_PLT ? EP_PLT_KIND_PLT : EP_PLT_KIND_GOT;
+		p->group = EP_PLT_MODULE;
+		p->reserved = e[i].reserved;
+		e[i].site = res->nsites - 1;
+	}
+	return 0;
+}
+
 static int count_one(struct ep_image *img, size_t idx, const struct la_syms *s,
 		     struct ep_plt_result *res, struct ep_error *err)
 {
@@ -744,7 +777,7 @@ static int count_one(struct ep_image *img, size_t idx, const struct la_syms *s,
 	struct ep_plt_section *rec;
 	struct la_sec *ls;
 	struct ep_rel *r = NULL;
-	size_t n;
+	size_t n, nall;
 	int rc;
 
 	rc = read_checked(img, idx, s, &r, &n, err);
@@ -764,8 +797,11 @@ static int count_one(struct ep_image *img, size_t idx, const struct la_syms *s,
 	rec->relocations = n;
 	rc = time_section(r, n, &d->rules, res->opt.timing_reps, &rec->full_ns,
 			  &rec->partitioned_ns);
+	nall = d->nall;
 	if (rc == 0)
 		rc = count_section(r, n, s, d, ls);
+	if (rc == 0 && res->opt.sites)
+		rc = record_sites(res, rec, r, d->all + nall, d->nall - nall);
 	free(r);
 	if (rc)
 		return ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
@@ -827,11 +863,16 @@ static void module_minimum(struct ep_plt_result *res)
 {
 	struct la_detail *d = res->detail;
 	static const enum ep_plt_kind kinds[LA_NKIND] = { EP_PLT_KIND_PLT, EP_PLT_KIND_GOT };
+	size_t i;
 	int k;
 
 	if (d->nall) /* qsort() takes no NULL, even for 0 elements */
 		qsort(d->all, d->nall, sizeof(*d->all), cmp_target);
 	count_distinct(d->all, d->nall, cmp_target, d->minimum);
+	/* --by: the first of each target is what the minimum counts. */
+	for (i = 0; res->sites_recorded && i < d->nall; i++)
+		if (i == 0 || cmp_target(&d->all[i - 1], &d->all[i]) != 0)
+			res->sites[d->all[i].site].minimum = true;
 	for (k = 0; k < LA_NKIND; k++) {
 		res->slots[kinds[k]][EP_PLT_MODULE].reserved = d->reserved[k];
 		res->slots[kinds[k]][EP_PLT_MODULE].minimum = d->minimum[k];
@@ -860,6 +901,7 @@ static int la_analyse(struct ep_image *img, struct ep_plt_result *res, struct ep
 	if (!d)
 		return ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
 	res->detail = d;
+	res->sites_recorded = res->opt.sites;
 	d->cap = ncounted;
 	rules_for(res->kernel.version, &d->rules);
 	res->sort.applies = true;
@@ -1118,6 +1160,20 @@ static json_t *la_json_totals(const struct ep_plt_totals *t)
 			 ep_json_u64(s[SUM_COMPARISONS]));
 }
 
+/* --by=cause: causes() of the PLT and the GOT together, as the JSON detail has them. */
+static size_t la_causes(const struct ep_plt_result *res, struct ep_plt_cause *out)
+{
+	const struct la_detail *d = res->detail;
+	uint64_t pt, pa, px, gt, ga, gx;
+
+	causes(d, LA_PLT, &pt, &pa, &px);
+	causes(d, LA_GOT, &gt, &ga, &gx);
+	out[0] = (struct ep_plt_cause){ "type_split", (int64_t)(pt + gt) };
+	out[1] = (struct ep_plt_cause){ "alias", (int64_t)(pa + ga) };
+	out[2] = (struct ep_plt_cause){ "across_sections", (int64_t)(px + gx) };
+	return 3;
+}
+
 const struct ep_plt_model ep_plt_model_loongarch_module = {
 	.name = "loongarch-module",
 	.source = "Linux arch/loongarch/kernel/module-sections.c and module.c, v6.1 to v7.2",
@@ -1139,4 +1195,5 @@ const struct ep_plt_model ep_plt_model_loongarch_module = {
 	.json_section = la_json_section,
 	.detail_sums = la_detail_sums,
 	.json_totals = la_json_totals,
+	.causes = la_causes,
 };

@@ -114,6 +114,26 @@ static struct seen *seen_for(struct seen_all *all, const struct ep_symtab *st)
 	return s;
 }
 
+/* --by: relocation r of section s as a site; first: the file's first for its symbol. */
+static struct ep_plt_site *object_site(struct ep_plt_result *res, const struct ep_plt_section *s,
+				       const struct ep_rel *r, enum ep_plt_kind kind, bool first)
+{
+	struct ep_plt_site *p = ep_plt_site_add(res);
+
+	if (!p)
+		return NULL;
+	p->relsec = s->index;
+	p->target = s->target;
+	p->r_offset = r->r_offset;
+	p->r_type = r->r_type;
+	p->r_sym = r->r_sym;
+	p->r_addend = r->r_addend;
+	p->kind = kind;
+	p->group = EP_PLT_MODULE;
+	p->reserved = p->minimum = first;
+	return p;
+}
+
 static int count_table(struct ep_image *img, size_t idx, struct seen_all *all,
 		       struct ep_plt_result *res, struct ep_error *err)
 {
@@ -150,6 +170,11 @@ static int count_table(struct ep_image *img, size_t idx, struct seen_all *all,
 		if (is_got(m, r[i].r_type)) {
 			o->got_relocations++;
 			s->got_relocations++;
+			if (res->opt.sites && sym &&
+			    !object_site(res, s, &r[i], EP_PLT_KIND_GOT, !seen->got[sym])) {
+				rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
+				goto out;
+			}
 			if (sym && !seen->got[sym]) {
 				seen->got[sym] = 1;
 				o->distinct_got_symbols++;
@@ -164,6 +189,12 @@ static int count_table(struct ep_image *img, size_t idx, struct seen_all *all,
 			continue;
 		s->plt_relocations++;
 		o->undefined_branches++;
+		/* One slot per symbol in the file: its first branch is what costs it. */
+		if (res->opt.sites &&
+		    !object_site(res, s, &r[i], EP_PLT_KIND_PLT, !seen->branch[sym])) {
+			rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
+			goto out;
+		}
 		/* Slots of this section: distinct targets, counted per section. */
 		if (seen->branch[sym] != 2) {
 			if (!seen->branch[sym])
@@ -192,6 +223,7 @@ static int object_analyse(struct ep_image *img, struct ep_plt_result *res, struc
 	if (!o)
 		return ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
 	res->detail = o;
+	res->sites_recorded = res->opt.sites;
 	seen.slot = calloc(img->shnum ? img->shnum : 1, sizeof(*seen.slot));
 	if (!seen.slot)
 		return ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);

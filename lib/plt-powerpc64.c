@@ -190,18 +190,23 @@ static uint32_t rela_sym(const struct ep_kernel_rela *r)
 /*
  * count_relocs(rela, num, R_PPC_REL24) over the sorted entries: the last
  * pair counted kept as two unsigned ints, the addend compared after
- * promotion to 64 bits, as the C in module_64.c does.
+ * promotion to 64 bits, as the C in module_64.c does.  counted[i], when
+ * not NULL, says whether entry i was counted (--by).
  */
-static uint64_t count_relocs(const struct ep_kernel_rela *r, size_t n)
+static uint64_t count_relocs(const struct ep_kernel_rela *r, size_t n, bool *counted)
 {
 	uint32_t last_sym = 0, last_addend = 0;
 	uint64_t count = 0;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
+		if (counted)
+			counted[i] = false;
 		if (rela_type(&r[i]) != R_PPC_REL24)
 			continue;
 		if (last_sym != rela_sym(&r[i]) || (int64_t)last_addend != r[i].r_addend) {
+			if (counted)
+				counted[i] = true;
 			count++;
 			last_sym = rela_sym(&r[i]);
 			last_addend = (uint32_t)r[i].r_addend;
@@ -373,6 +378,86 @@ static bool applied_section(const struct ep_image *img, size_t idx)
 }
 
 /*
+ * --by: the REL24 entries of one section, v[0..n) sorted as the loader
+ * sorts them, as sites: reserved when count_relocs() counts them; those
+ * that need a stub are marked minimum here as candidates, and
+ * mark_minimum() keeps the mark on the module's first of each (symbol,
+ * addend) only.  Returns 0 or -EP_ENOMEM.
+ */
+static int record_sites(struct ep_plt_result *res, const struct ep_plt_section *s,
+			const struct ep_kernel_rela *v, size_t n, const uint32_t *shndx,
+			bool applied)
+{
+	bool *counted = malloc((n ? n : 1) * sizeof(*counted));
+	size_t i;
+
+	if (!counted)
+		return -EP_ENOMEM;
+	count_relocs(v, n, counted);
+	for (i = 0; i < n; i++) {
+		struct ep_plt_site *p;
+
+		if (rela_type(&v[i]) != R_PPC_REL24)
+			continue;
+		p = ep_plt_site_add(res);
+		if (!p) {
+			free(counted);
+			return -EP_ENOMEM;
+		}
+		p->relsec = s->index;
+		p->target = s->target;
+		p->r_offset = v[i].r_offset;
+		p->r_type = R_PPC_REL24;
+		p->r_sym = rela_sym(&v[i]);
+		p->r_addend = v[i].r_addend;
+		p->kind = EP_PLT_KIND_STUB;
+		p->group = EP_PLT_MODULE;
+		p->reserved = counted[i];
+		p->minimum = needs_stub(&v[i], shndx, applied);
+	}
+	free(counted);
+	return 0;
+}
+
+/* qsort_r(): sites (arg) by (r_sym, r_addend), then index. */
+static int cmp_site(const void *a, const void *b, void *arg)
+{
+	const struct ep_plt_site *sites = arg;
+	const struct ep_plt_site *x = &sites[*(const size_t *)a];
+	const struct ep_plt_site *y = &sites[*(const size_t *)b];
+
+	if (x->r_sym != y->r_sym)
+		return x->r_sym < y->r_sym ? -1 : 1;
+	if (x->r_addend != y->r_addend)
+		return x->r_addend < y->r_addend ? -1 : 1;
+	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+/*
+ * --by: the minimum's stub of each (symbol, addend) is its first site that
+ * needs one, module-wide, as module_minimum() counts them.  Returns 0 or
+ * -EP_ENOMEM.
+ */
+static int mark_minimum(struct ep_plt_result *res)
+{
+	size_t *ix = malloc((res->nsites ? res->nsites : 1) * sizeof(*ix));
+	size_t i, n = 0;
+
+	if (!ix)
+		return -EP_ENOMEM;
+	for (i = 0; i < res->nsites; i++)
+		if (res->sites[i].minimum)
+			ix[n++] = i;
+	qsort_r(ix, n, sizeof(*ix), cmp_site, res->sites);
+	for (i = 1; i < n; i++)
+		if (res->sites[ix[i - 1]].r_sym == res->sites[ix[i]].r_sym &&
+		    res->sites[ix[i - 1]].r_addend == res->sites[ix[i]].r_addend)
+			res->sites[ix[i]].minimum = false;
+	free(ix);
+	return 0;
+}
+
+/*
  * Everything get_stubs_size() does to one SHT_RELA section, and what it
  * should need.  Long because it follows count_relocs() step by step, in the
  * loader's order (bounds, the copy as Elf64_Rela, timing on the file's
@@ -441,7 +526,14 @@ static int count_one(struct ep_image *img, size_t idx, const uint32_t *shndx, si
 			goto out;
 		}
 	}
-	s->slots = count_relocs(v, rs.count);
+	if (res->opt.sites) {
+		rc = record_sites(res, s, v, rs.count, shndx, applied);
+		if (rc) {
+			rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
+			goto out;
+		}
+	}
+	s->slots = count_relocs(v, rs.count, NULL);
 	s->slots_minimal = distinct_sorted(v, rs.count, shndx, applied, true);
 	d->rel24 += s->branch_relocations;
 	d->counted += s->slots;
@@ -555,6 +647,7 @@ static int ppc64_analyse(struct ep_image *img, struct ep_plt_result *res, struct
 	if (!d)
 		return ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
 	res->detail = d;
+	res->sites_recorded = res->opt.sites;
 	rules_for(&res->kernel, &d->rules);
 	res->sort.applies = true;
 	find_sections(img, &f);
@@ -584,6 +677,8 @@ static int ppc64_analyse(struct ep_image *img, struct ep_plt_result *res, struct
 			goto out;
 	}
 	size_stubs(img, &f, res, d, module_minimum(&need));
+	if (res->sites_recorded && mark_minimum(res))
+		rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
 out:
 	free(need.v);
 	free(shndx);
@@ -772,6 +867,18 @@ static json_t *ppc64_json_totals(const struct ep_plt_totals *t)
 				   t->detail[SUM_LOCAL], t->detail[SUM_PER_SECTION]));
 }
 
+/* --by=cause: over_of(), as the JSON detail's over_allocation names it. */
+static size_t ppc64_causes(const struct ep_plt_result *res, struct ep_plt_cause *out)
+{
+	const struct over o = over_of(res);
+
+	out[0] = (struct ep_plt_cause){ "sentinel", (int64_t)o.sentinel };
+	out[1] = (struct ep_plt_cause){ "addend", o.addend };
+	out[2] = (struct ep_plt_cause){ "local", (int64_t)o.local };
+	out[3] = (struct ep_plt_cause){ "per_section", (int64_t)o.per_section };
+	return 4;
+}
+
 const struct ep_plt_model ep_plt_model_powerpc64_module = {
 	.name = "powerpc64-module",
 	.source = "Linux arch/powerpc/kernel/module_64.c (ELFv2), v6.1 to v7.2",
@@ -793,4 +900,5 @@ const struct ep_plt_model ep_plt_model_powerpc64_module = {
 	.json_section = ppc64_json_section,
 	.detail_sums = ppc64_detail_sums,
 	.json_totals = ppc64_json_totals,
+	.causes = ppc64_causes,
 };

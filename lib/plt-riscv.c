@@ -201,6 +201,7 @@ struct rv_ent {
 	uint32_t type, sym;
 	uint32_t sec;	/* index into res->secs */
 	uint64_t index; /* its place in its relocation section */
+	size_t site;	/* --by: its res->sites index */
 };
 
 static bool is_plt_type(uint32_t t)
@@ -259,7 +260,7 @@ static int cmp_value(const void *x, const void *y)
  * it counts, attributed to the earliest section for the sorted count).
  */
 static void count_entries(struct rv_ent *e, size_t n, enum rv_era era, struct ep_plt_section *secs,
-			  struct rv_detail *d)
+			  struct rv_detail *d, struct ep_plt_site *sites)
 {
 	uint64_t ps_plt = 0, ps_got = 0, mw_plt = 0, mw_got = 0, first = 0;
 	size_t i;
@@ -277,6 +278,9 @@ static void count_entries(struct rv_ent *e, size_t n, enum rv_era era, struct ep
 			continue;
 		/* duplicate_rela(): index compares when unique, else up to the first equal. */
 		d->quadratic_comparisons += new_in_sec ? e[i].index : first + 1;
+		/* --by: the entry the loader counts is the first of its key (per section). */
+		if (sites && (era == RV_ERA_SORTED ? new_key : new_in_sec))
+			sites[e[i].site].reserved = true;
 		if (new_in_sec) {
 			ps_plt += plt;
 			ps_got += !plt;
@@ -302,7 +306,7 @@ static void count_entries(struct rv_ent *e, size_t n, enum rv_era era, struct ep
  * to the earliest.  Returns the PLT entries in *plt, GOT entries in *got.
  */
 static void count_minimum(struct rv_ent *e, size_t n, bool plt32, struct ep_plt_section *secs,
-			  uint64_t *plt, uint64_t *got)
+			  uint64_t *plt, uint64_t *got, struct ep_plt_site *sites)
 {
 	size_t i, last = SIZE_MAX;
 
@@ -318,6 +322,8 @@ static void count_minimum(struct rv_ent *e, size_t n, bool plt32, struct ep_plt_
 		    e[last].addend == e[i].addend)
 			continue;
 		last = i;
+		if (sites)
+			sites[e[i].site].minimum = true;
 		*plt += p;
 		*got += !p;
 		secs[e[i].sec].slots_minimal++;
@@ -587,6 +593,21 @@ static int counted_section(struct ep_image *img, struct ep_plt_result *res, stru
 		e->addend = r[i].r_addend;
 		e->sec = (uint32_t)(res->nsecs - 1);
 		e->index = i;
+		if (res->opt.sites) {
+			struct ep_plt_site *p = ep_plt_site_add(res);
+
+			if (!p)
+				return -EP_ENOMEM;
+			p->relsec = idx;
+			p->target = s->target;
+			p->r_offset = r[i].r_offset;
+			p->r_type = r[i].r_type;
+			p->r_sym = r[i].r_sym;
+			p->r_addend = r[i].r_addend;
+			p->kind = is_plt_type(r[i].r_type) ? EP_PLT_KIND_PLT : EP_PLT_KIND_GOT;
+			p->group = EP_PLT_MODULE;
+			e->site = res->nsites - 1;
+		}
 	}
 	if (!res->opt.timing_reps)
 		return 0;
@@ -682,8 +703,11 @@ static void settle(struct ep_plt_result *res, struct rv_scan *sc, bool is64)
 	struct ep_plt_sized *z;
 	size_t i;
 
-	count_entries(sc->ents, sc->nents, d->rules.era, res->secs, d);
-	count_minimum(sc->ents, sc->nents, d->rules.plt32_handler, res->secs, &mplt, &mgot);
+	/* --by: without CONFIG_MODULE_SECTIONS no site costs anything. */
+	struct ep_plt_site *sites = d->sections && res->sites_recorded ? res->sites : NULL;
+
+	count_entries(sc->ents, sc->nents, d->rules.era, res->secs, d, sites);
+	count_minimum(sc->ents, sc->nents, d->rules.plt32_handler, res->secs, &mplt, &mgot, sites);
 	/*
 	 * Module-wide keys less distinct values: the same value under CALL_PLT
 	 * and PLT32 (both counted), or, where PLT32 is not counted, the PLT32
@@ -751,6 +775,7 @@ static int riscv_analyse(struct ep_image *img, struct ep_plt_result *res, struct
 	if (!d)
 		return ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
 	res->detail = d;
+	res->sites_recorded = res->opt.sites;
 	rules_for(res->kernel.version, &d->rules);
 	find_sections(img, d, &sc);
 	choose_config(d);
@@ -991,6 +1016,18 @@ static json_t *riscv_json_totals(const struct ep_plt_totals *t)
 			 ep_json_u64(s[SUM_COMPARISONS]));
 }
 
+/* --by=cause: the JSON detail's over_allocation; nothing without CONFIG_MODULE_SECTIONS. */
+static size_t riscv_causes(const struct ep_plt_result *res, struct ep_plt_cause *out)
+{
+	const struct rv_detail *d = res->detail;
+
+	out[0] = (struct ep_plt_cause){ "per_section", d->sections ? d->over_per_section : 0 };
+	out[1] = (struct ep_plt_cause){ "across_types", d->sections ? d->over_across_types : 0 };
+	out[2] = (struct ep_plt_cause){ "plt32_uncounted",
+					d->sections ? d->over_plt32_uncounted : 0 };
+	return 3;
+}
+
 const struct ep_plt_model ep_plt_model_riscv_module = {
 	.name = "riscv-module",
 	.source = "Linux arch/riscv/kernel/module-sections.c and module.c, v6.1 to v7.2",
@@ -1012,4 +1049,5 @@ const struct ep_plt_model ep_plt_model_riscv_module = {
 	.json_section = riscv_json_section,
 	.detail_sums = riscv_detail_sums,
 	.json_totals = riscv_json_totals,
+	.causes = riscv_causes,
 };

@@ -221,6 +221,7 @@ struct s390_run {
 	const Elf_Data *strtab;	 /* st's names (sh_link) */
 	uint8_t *flags;		 /* per symbol: SYM_ANY/SYM_APPLIED bits */
 	uint32_t *first[NCLASS]; /* per symbol: res->secs position + 1 of the first applied use */
+	uint32_t *site[NCLASS];	 /* --by, per symbol: res->sites index + 1 of that use */
 	size_t *secpos;		 /* per section: res->secs position + 1, 0 none */
 };
 
@@ -248,8 +249,35 @@ static void set_reject(struct ep_plt_result *res, struct s390_detail *d, int ver
 	res->rejects = d->reject;
 }
 
-/* check_rela() on one batch, and apply_rela()'s verdict where the loader applies it. */
-static void count_batch(struct s390_run *run, struct ep_plt_result *res, struct ep_plt_section *s,
+/*
+ * --by: relocation r of section s, class c, as a site: reserved when it
+ * gave its symbol the entry (the first of the symbol's in the class);
+ * minimum_of() marks the one each target's entry is counted for.
+ */
+static struct ep_plt_site *s390_site(struct ep_plt_result *res, const struct ep_plt_section *s,
+				     const struct ep_rel *r, enum s390_class c, bool reserved)
+{
+	struct ep_plt_site *p = ep_plt_site_add(res);
+
+	if (!p)
+		return NULL;
+	p->relsec = s->index;
+	p->target = s->target;
+	p->r_offset = r->r_offset;
+	p->r_type = r->r_type;
+	p->r_sym = r->r_sym;
+	p->r_addend = r->r_addend;
+	p->kind = c == CLASS_GOT ? EP_PLT_KIND_GOT : EP_PLT_KIND_PLT;
+	p->group = EP_PLT_MODULE;
+	p->reserved = reserved;
+	return p;
+}
+
+/*
+ * check_rela() on one batch, and apply_rela()'s verdict where the loader
+ * applies it.  Returns 0, or -EP_ENOMEM (--by's sites).
+ */
+static int count_batch(struct s390_run *run, struct ep_plt_result *res, struct ep_plt_section *s,
 			size_t pos, bool applied, const struct ep_rel *r, size_t n)
 {
 	struct s390_detail *d = res->detail;
@@ -269,6 +297,8 @@ static void count_batch(struct s390_run *run, struct ep_plt_result *res, struct 
 			s->got_relocations++;
 		else
 			s->plt_relocations++;
+		if (res->opt.sites && !s390_site(res, s, &r[k], c, !(*f & SYM_ANY(c))))
+			return -EP_ENOMEM;
 		if (!(*f & SYM_ANY(c))) {
 			*f |= SYM_ANY(c);
 			d->symbols[c]++;
@@ -277,8 +307,11 @@ static void count_batch(struct s390_run *run, struct ep_plt_result *res, struct 
 		if (applied && !(*f & SYM_APPLIED(c))) {
 			*f |= SYM_APPLIED(c);
 			run->first[c][r[k].r_sym] = (uint32_t)pos + 1;
+			if (res->opt.sites)
+				run->site[c][r[k].r_sym] = (uint32_t)res->nsites;
 		}
 	}
+	return 0;
 }
 
 static int count_section(struct s390_run *run, size_t idx, struct ep_plt_result *res,
@@ -322,7 +355,8 @@ static int count_section(struct s390_run *run, size_t idx, struct ep_plt_result 
 						    img->path, cur.entry - (size_t)n + k,
 						    batch[k].r_sym, d->symtab, d->nsyms, idx,
 						    ep_section_label(img, idx));
-		count_batch(run, res, s, res->nsecs - 1, applied, batch, (size_t)n);
+		if (count_batch(run, res, s, res->nsecs - 1, applied, batch, (size_t)n))
+			return ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
 	}
 	return n < 0 ? (int)n : 0;
 }
@@ -338,6 +372,7 @@ struct sym_key {
 	uint64_t value;
 	const char *name; /* KEY_UNDEF */
 	uint32_t first;	  /* res->secs position + 1 of the symbol's first applied use */
+	uint32_t sym;	  /* the symbol's index */
 };
 
 static int cmp_key(const void *a, const void *b)
@@ -413,18 +448,24 @@ static int minimum_of(struct s390_run *run, struct ep_plt_result *res, enum s390
 		rc = key_of(run, i, &keys[n], err);
 		if (rc)
 			goto out;
+		keys[n].sym = (uint32_t)i;
 		keys[n++].first = run->first[c][i];
 	}
 	if (n) /* qsort() takes no NULL, even for 0 elements */
 		qsort(keys, n, sizeof(*keys), cmp_key);
 	for (i = 0; i < n; i = j) {
-		uint32_t first = keys[i].first;
+		uint32_t first = keys[i].first, sym = keys[i].sym;
 
 		for (j = i + 1; j < n && cmp_key(&keys[i], &keys[j]) == 0; j++)
-			if (keys[j].first < first)
+			if (keys[j].first < first) {
 				first = keys[j].first;
+				sym = keys[j].sym;
+			}
 		++*count;
 		res->secs[first - 1].slots_minimal++;
+		/* --by: the target's entry is that symbol's first applied use. */
+		if (res->sites_recorded && run->site[c][sym])
+			res->sites[run->site[c][sym] - 1].minimum = true;
 	}
 out:
 	free(keys);
@@ -524,6 +565,8 @@ static void run_free(struct s390_run *run)
 	free(run->flags);
 	free(run->first[CLASS_GOT]);
 	free(run->first[CLASS_PLT]);
+	free(run->site[CLASS_GOT]);
+	free(run->site[CLASS_PLT]);
 	free(run->secpos);
 }
 
@@ -560,7 +603,13 @@ static int s390_analyse(struct ep_image *img, struct ep_plt_result *res, struct 
 	run.first[CLASS_GOT] = calloc(run.st.count ? run.st.count : 1, sizeof(uint32_t));
 	run.first[CLASS_PLT] = calloc(run.st.count ? run.st.count : 1, sizeof(uint32_t));
 	run.secpos = calloc(img->shnum ? img->shnum : 1, sizeof(size_t));
-	if (!run.flags || !run.first[CLASS_GOT] || !run.first[CLASS_PLT] || !run.secpos) {
+	if (res->opt.sites) {
+		run.site[CLASS_GOT] = calloc(run.st.count ? run.st.count : 1, sizeof(uint32_t));
+		run.site[CLASS_PLT] = calloc(run.st.count ? run.st.count : 1, sizeof(uint32_t));
+		res->sites_recorded = run.site[CLASS_GOT] && run.site[CLASS_PLT];
+	}
+	if (!run.flags || !run.first[CLASS_GOT] || !run.first[CLASS_PLT] || !run.secpos ||
+	    res->sites_recorded != res->opt.sites) {
 		rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
 		goto out;
 	}
@@ -746,6 +795,17 @@ static json_t *s390_json_totals(const struct ep_plt_totals *t)
 			 "bytes_converted", ep_json_u64(t->detail[SUM_CONVERTED]));
 }
 
+/* --by=cause: d->over, in cause_name[]'s words. */
+static size_t s390_causes(const struct ep_plt_result *res, struct ep_plt_cause *out)
+{
+	const struct s390_detail *d = res->detail;
+	size_t k;
+
+	for (k = 0; k < NCAUSE; k++)
+		out[k] = (struct ep_plt_cause){ cause_name[k], (int64_t)d->over[k] };
+	return NCAUSE;
+}
+
 const struct ep_plt_model ep_plt_model_s390 = {
 	.name = "s390-module",
 	.source = "Linux arch/s390/kernel/module.c, v6.1 to v7.2",
@@ -767,4 +827,5 @@ const struct ep_plt_model ep_plt_model_s390 = {
 	.json_section = s390_json_section,
 	.detail_sums = s390_detail_sums,
 	.json_totals = s390_json_totals,
+	.causes = s390_causes,
 };

@@ -312,6 +312,28 @@ struct ep_plt_section *ep_plt_section_add(struct ep_plt_result *res)
 	return &v[res->nsecs++];
 }
 
+struct ep_plt_site *ep_plt_site_add(struct ep_plt_result *res)
+{
+	if (res->nsites == res->sites_cap) {
+		size_t cap = res->sites_cap ? 2 * res->sites_cap : 64;
+		struct ep_plt_site *v = realloc(res->sites, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		res->sites = v;
+		res->sites_cap = cap;
+	}
+	memset(&res->sites[res->nsites], 0, sizeof(res->sites[0]));
+	return &res->sites[res->nsites++];
+}
+
+size_t ep_plt_causes(const struct ep_plt_result *res, struct ep_plt_cause *out)
+{
+	if (!res->model || !res->model->causes)
+		return 0;
+	return res->model->causes(res, out);
+}
+
 int ep_plt_read_section(struct ep_image *img, size_t idx, struct ep_relsec *rs, struct ep_rel **out,
 			struct ep_error *err)
 {
@@ -370,6 +392,9 @@ void ep_plt_result_free(struct ep_plt_result *res)
 	res->nsecs = 0;
 	free(res->detail);
 	res->detail = NULL;
+	free(res->sites);
+	res->sites = NULL;
+	res->nsites = res->sites_cap = 0;
 }
 
 /* ---- totals ------------------------------------------------------------------ */

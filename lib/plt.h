@@ -70,6 +70,11 @@ struct ep_plt_options {
 	 * default.
 	 */
 	uint32_t kernel;
+	/*
+	 * --by: models that can record their slot-needing relocations fill
+	 * res->sites (struct ep_plt_site); false costs nothing.
+	 */
+	bool sites;
 };
 
 /* Where the modelled kernel version came from. */
@@ -245,6 +250,39 @@ struct ep_plt_sort {
 	uint64_t partitioned_ns;    /* --timing: the same, sorting only what needs a slot */
 };
 
+/*
+ * One relocation that needs a slot, an entry or a veneer, as a model saw it
+ * (--by attribution, lib/attr.h): which relocation, and what it costs.
+ * reserved: the loader gave it a slot of its own (not merged with an
+ * earlier one); minimum: it is the first of its target, so it counts in
+ * the minimum.  Sums of reserved and minimum over a file's sites are its
+ * slots of those kinds less what no relocation causes (fixed slots, slack).
+ */
+struct ep_plt_site {
+	size_t relsec;		 /* the relocation section (its sh_link: the symbols) */
+	size_t target;		 /* its sh_info, the section patched; 0 for none */
+	uint64_t r_offset;	 /* in target (ET_REL), else a virtual address */
+	uint32_t r_type, r_sym;	 /* r_sym in relsec's symbol table */
+	int64_t r_addend;	 /* RELA's, or decoded by the model; 0 otherwise */
+	enum ep_plt_kind kind;	 /* what it needs */
+	enum ep_plt_group group; /* whose */
+	bool reserved;		 /* counted by the loader: a slot of its own */
+	bool minimum;		 /* counted in the minimum: the first of its target */
+};
+
+/*
+ * One cause of over-allocation (slots.reserved - slots.minimum), in the
+ * model's own words; slots is signed (a cause may lower the count).  A
+ * model's causes sum to its file's reserved - minimum over every kind.
+ */
+struct ep_plt_cause {
+	const char *name; /* "nonzero_addend", ...; static */
+	int64_t slots;	  /* slots or entries */
+};
+
+/* The most causes a model names. */
+#define EP_PLT_MAX_CAUSES 8
+
 struct ep_plt_model;
 
 /* Everything `elfplt plt` reports for one file, in the shape every model fills. */
@@ -263,7 +301,28 @@ struct ep_plt_result {
 	struct ep_plt_section *secs;
 	size_t nsecs;
 	void *detail; /* the model's own, malloc()ed, freed by ep_plt_result_free() */
+	/*
+	 * With opt.sites, the relocations the model attributes (when it
+	 * records them: sites_recorded), in the order it met them;
+	 * malloc()ed, freed by ep_plt_result_free().
+	 */
+	bool sites_recorded;
+	struct ep_plt_site *sites;
+	size_t nsites, sites_cap;
 };
+
+/*
+ * Append a zeroed site to res (model files, under opt.sites).  Returns it,
+ * or NULL when out of memory.
+ */
+struct ep_plt_site *ep_plt_site_add(struct ep_plt_result *res);
+
+/*
+ * The over-allocation of res by cause into out[0..EP_PLT_MAX_CAUSES):
+ * the model's causes hook, or none when it has none (its reserved equals
+ * its minimum).  Returns how many.
+ */
+size_t ep_plt_causes(const struct ep_plt_result *res, struct ep_plt_cause *out);
 
 /* Slots (of every kind and group) and bytes (of every section sized) of res. */
 struct ep_plt_count ep_plt_result_slots(const struct ep_plt_result *res);
@@ -385,6 +444,12 @@ struct ep_plt_model {
 	/* Totals: the file's own sums, EP_PLT_DETAIL_SUMS counts, and their JSON. */
 	void (*detail_sums)(const struct ep_plt_result *res, uint64_t *sums);
 	json_t *(*json_totals)(const struct ep_plt_totals *t);
+	/*
+	 * --by=cause: the file's over-allocation by cause into
+	 * out[0..EP_PLT_MAX_CAUSES), returning how many; NULL for a model
+	 * that never over-allocates.
+	 */
+	size_t (*causes)(const struct ep_plt_result *res, struct ep_plt_cause *out);
 };
 
 /* The models in the order automatic choice tries them; NULL-terminated. */

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef ELFPLT_DWARF_H
+#define ELFPLT_DWARF_H
+
+/*
+ * Source positions of a file's code from its DWARF, through elfutils'
+ * libdwfl: the file is reported with dwfl_report_offline(), which lays an
+ * ET_REL file's sections out and applies its relocations to its DWARF, as
+ * eu-addr2line does for a .ko; the debug info is the file's own, or a
+ * separate file: --debug-file, --debug-dir (a tree mirroring the inputs'),
+ * else libdwfl's standard lookup (dwfl_standard_find_debuginfo(): build-id
+ * under /usr/lib/debug/.build-id, .gnu_debuglink).
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Where to look for separate debug info; NULL fields: not given. */
+struct ep_dwarf_options {
+	const char *debug_file; /* --debug-file=PATH: the debug info of the one input */
+	const char *debug_dir;	/* --debug-dir=DIR: DIR/<input path>[.debug] */
+};
+
+struct ep_dwarf;
+
+/*
+ * Open the debug info of the file at path (a file on disk: an archive
+ * member has none).  Returns a handle, or NULL when out of memory or when
+ * no DWARF was found for it (*has_dwarf false then); never an error: a
+ * file without DWARF is attributed to "unknown".
+ */
+struct ep_dwarf *ep_dwarf_open(const char *path, const struct ep_dwarf_options *o, bool *has_dwarf);
+
+/*
+ * The source of the code at offset bytes into section shndx (ET_REL: a
+ * section-relative place, as r_offset is), or at virtual address offset
+ * when shndx is 0 (ET_EXEC, ET_DYN).  *cu is the compile unit's DW_AT_name,
+ * *file and *line the line table's row; each NULL / 0 when unknown.  The
+ * strings belong to d.  Returns true when anything was found.
+ */
+bool ep_dwarf_source(struct ep_dwarf *d, size_t shndx, uint64_t offset, const char **cu,
+		     const char **file, int *line);
+
+/* The debug file libdwfl used (the input itself or a separate one), or NULL. */
+const char *ep_dwarf_file(struct ep_dwarf *d);
+
+/* Close d; NULL is allowed. */
+void ep_dwarf_close(struct ep_dwarf *d);
+
+#endif
