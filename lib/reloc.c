@@ -4,6 +4,7 @@
 #include <elf.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,13 +20,16 @@ const char *ep_relkind_name(enum ep_relkind kind)
 		return "RELA";
 	case EP_RELKIND_RELR:
 		return "RELR";
+	case EP_RELKIND_CREL:
+		return "CREL";
 	}
 	return "?";
 }
 
 bool ep_is_relsec(const GElf_Shdr *sh)
 {
-	return sh->sh_type == SHT_REL || sh->sh_type == SHT_RELA || sh->sh_type == SHT_RELR;
+	return sh->sh_type == SHT_REL || sh->sh_type == SHT_RELA || sh->sh_type == SHT_RELR ||
+	       sh->sh_type == SHT_CREL;
 }
 
 /*
@@ -196,6 +200,43 @@ static size_t relr_count(const struct ep_relsec *rs)
 	return n;
 }
 
+/* A malformed CREL stream: why names what, the section is added here. */
+static int crel_error(const struct ep_relsec *rs, const char *why, struct ep_error *err)
+{
+	return ep_error_set(err, EP_EMALFORMED, "%s: %s (section %zu %s)", rs->img->path, why,
+			    rs->index, ep_section_label(rs->img, rs->index));
+}
+
+/*
+ * Read an SHT_CREL section's header and walk its whole stream once, so a
+ * malformed one is an error here, before any counting; the walk only sums.
+ */
+static int crel_open(struct ep_relsec *rs, struct ep_error *err)
+{
+	const uint8_t *p = rs->data->d_buf;
+	size_t size = rs->data->d_size;
+	bool is64 = rs->img->ehdr.e_ident[EI_CLASS] == ELFCLASS64;
+	struct ep_crel_state st = { 0 };
+	struct ep_crel_rel r;
+	const char *why;
+	char buf[128];
+	int got = 0;
+
+	if (ep_crel_header_read(p, size, &rs->crel, buf, sizeof(buf), &why))
+		return crel_error(rs, why, err);
+	while ((got = ep_crel_next(p, size, &rs->crel, is64, &st, &r, buf, sizeof(buf), &why)) > 0)
+		;
+	if (got < 0)
+		return crel_error(rs, why, err);
+	if (st.pos < size) {
+		snprintf(buf, sizeof(buf), "%zu bytes after the last CREL relocation",
+			 size - st.pos);
+		return crel_error(rs, buf, err);
+	}
+	rs->entries = rs->count = rs->crel.count;
+	return 0;
+}
+
 int ep_relsec_open(struct ep_image *img, size_t idx, struct ep_relsec *rs, struct ep_error *err)
 {
 	const GElf_Shdr *sh = &img->sections[idx].shdr;
@@ -219,15 +260,21 @@ int ep_relsec_open(struct ep_image *img, size_t idx, struct ep_relsec *rs, struc
 		rs->kind = EP_RELKIND_RELR;
 		entsize = is32 ? 4 : 8;
 		break;
+	case SHT_CREL:
+		rs->kind = EP_RELKIND_CREL;
+		entsize = 0; /* a byte stream: no entry size to check */
+		break;
 	default:
 		return ep_error_set(err, EP_EMALFORMED,
 				    "%s: not a relocation section (section %zu %s)", img->path, idx,
 				    ep_section_label(img, idx));
 	}
-	rc = check_table(img, idx, entsize, err);
-	if (rc)
-		return rc;
-	rs->entries = ep_section_size(img, idx) / entsize;
+	if (entsize) {
+		rc = check_table(img, idx, entsize, err);
+		if (rc)
+			return rc;
+		rs->entries = ep_section_size(img, idx) / entsize;
+	}
 	rs->data = ep_section_data(img, idx, err);
 	if (!rs->data)
 		return err ? -err->code : -EP_EMALFORMED;
@@ -245,6 +292,11 @@ int ep_relsec_open(struct ep_image *img, size_t idx, struct ep_relsec *rs, struc
 		rs->count = relr_count(rs);
 		ep_reloc_type_by_kind(img->ehdr.e_machine, "RELATIVE", &rs->relr_type);
 		return 0;
+	}
+	if (rs->kind == EP_RELKIND_CREL) {
+		rc = crel_open(rs, err);
+		if (rc)
+			return rc;
 	}
 	rs->count = rs->entries;
 	rc = check_index(img, idx, "sh_info", (uint32_t)sh->sh_info, err);
@@ -321,6 +373,35 @@ static ssize_t relr_next(const struct ep_relsec *rs, struct ep_rel_cursor *cur, 
 	return (ssize_t)k;
 }
 
+/* The stream was checked whole by crel_open(): only r_sym can fail here. */
+static ssize_t crel_next(const struct ep_relsec *rs, struct ep_rel_cursor *cur, struct ep_rel *out,
+			 size_t n, struct ep_error *err)
+{
+	bool is64 = rs->img->ehdr.e_ident[EI_CLASS] == ELFCLASS64;
+	struct ep_crel_rel r;
+	const char *why;
+	char buf[128];
+	size_t k = 0;
+	int got = 0;
+
+	while (k < n && (got = ep_crel_next(rs->data->d_buf, rs->data->d_size, &rs->crel, is64,
+					    &cur->crel, &r, buf, sizeof(buf), &why)) > 0) {
+		if (r.r_sym >= rs->symtab.count && r.r_sym != 0)
+			return bad_sym(rs, cur->entry, r.r_sym, err);
+		out[k++] = (struct ep_rel){
+			.r_offset = r.r_offset,
+			.r_type = r.r_type,
+			.r_sym = r.r_sym,
+			.r_addend = r.r_addend,
+			.has_addend = rs->crel.has_addend,
+		};
+		cur->entry++;
+	}
+	if (k < n && got < 0)
+		return crel_error(rs, why, err);
+	return (ssize_t)k;
+}
+
 ssize_t ep_relsec_next(const struct ep_relsec *rs, struct ep_rel_cursor *cur, struct ep_rel *out,
 		       size_t n, struct ep_error *err)
 {
@@ -328,6 +409,8 @@ ssize_t ep_relsec_next(const struct ep_relsec *rs, struct ep_rel_cursor *cur, st
 
 	if (rs->kind == EP_RELKIND_RELR)
 		return relr_next(rs, cur, out, n);
+	if (rs->kind == EP_RELKIND_CREL)
+		return crel_next(rs, cur, out, n, err);
 	todo = rs->entries - cur->entry;
 	if (todo > n)
 		todo = n;
