@@ -131,10 +131,10 @@ static void print_crel(FILE *out, const char *prefix, const struct ep_crel_cost 
 	if (!c->sections)
 		return;
 	fprintf(out,
-		"%s%" PRIu64 " REL/RELA/CREL %s take %" PRIu64 " bytes; as CREL %" PRIu64
+		"%s%" PRIu64 " REL/RELA/CREL %s %" PRIu64 " bytes; as CREL %" PRIu64
 		" bytes: ",
-		prefix, c->sections, ep_plural(c->sections, "section", "sections"), c->bytes,
-		c->crel_bytes);
+		prefix, c->sections, ep_plural(c->sections, "section takes", "sections take"),
+		c->bytes, c->crel_bytes);
 	if (saved >= 0)
 		fprintf(out, "%" PRId64 " bytes less", saved);
 	else

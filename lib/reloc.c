@@ -229,8 +229,8 @@ static int crel_open(struct ep_relsec *rs, struct ep_error *err)
 	if (got < 0)
 		return crel_error(rs, why, err);
 	if (st.pos < size) {
-		snprintf(buf, sizeof(buf), "%zu bytes after the last CREL relocation",
-			 size - st.pos);
+		snprintf(buf, sizeof(buf), "%zu %s after the last CREL relocation",
+			 size - st.pos, size - st.pos == 1 ? "byte" : "bytes");
 		return crel_error(rs, buf, err);
 	}
 	rs->entries = rs->count = rs->crel.count;
