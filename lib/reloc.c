@@ -373,6 +373,64 @@ static ssize_t relr_next(const struct ep_relsec *rs, struct ep_rel_cursor *cur, 
 	return (ssize_t)k;
 }
 
+/*
+ * MIPS64's r_info is no ELF64_R_INFO: a 32-bit r_sym, then the bytes
+ * r_ssym, r_type3, r_type2, r_type, in that order in the file whatever its
+ * byte order (MIPS64 ELF supplement; binutils' elf64-mips.c,
+ * mips_elf64_swap_reloc_in()).  libelf (elfutils 0.188) converts the 64-bit
+ * field as a whole, so a big-endian file's value reads r_sym from the high
+ * half and r_type from the low byte, and a little-endian file's holds r_sym
+ * in the low half and the four bytes above it in reverse: r_type on top.
+ * tests/cli/mips64.sh checks both against readelf -rW.
+ */
+static void mips64_info(uint64_t info, bool msb, struct ep_rel *r)
+{
+	if (msb) {
+		r->r_sym = (uint32_t)(info >> 32);
+		r->r_type3 = (uint8_t)(info >> 16);
+		r->r_type2 = (uint8_t)(info >> 8);
+		r->r_type = (uint8_t)info;
+	} else {
+		r->r_sym = (uint32_t)info;
+		r->r_type3 = (uint8_t)(info >> 40);
+		r->r_type2 = (uint8_t)(info >> 48);
+		r->r_type = (uint8_t)(info >> 56);
+	}
+}
+
+static ssize_t mips64_next(const struct ep_relsec *rs, struct ep_rel_cursor *cur, struct ep_rel *out,
+			   size_t todo, struct ep_error *err)
+{
+	bool msb = rs->img->ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
+	bool rela = rs->kind == EP_RELKIND_RELA;
+	size_t k;
+
+	for (k = 0; k < todo; k++) {
+		size_t i = cur->entry + k;
+		uint64_t info;
+
+		memset(&out[k], 0, sizeof(out[k]));
+		if (rela) {
+			const Elf64_Rela *t = (const Elf64_Rela *)rs->data->d_buf + i;
+
+			out[k].r_offset = t->r_offset;
+			out[k].r_addend = t->r_addend;
+			info = t->r_info;
+		} else {
+			const Elf64_Rel *t = (const Elf64_Rel *)rs->data->d_buf + i;
+
+			out[k].r_offset = t->r_offset;
+			info = t->r_info;
+		}
+		out[k].has_addend = rela;
+		mips64_info(info, msb, &out[k]);
+		if (out[k].r_sym >= rs->symtab.count && out[k].r_sym != 0)
+			return bad_sym(rs, i, out[k].r_sym, err);
+	}
+	cur->entry += todo;
+	return (ssize_t)todo;
+}
+
 /* The stream was checked whole by crel_open(): only r_sym can fail here. */
 static ssize_t crel_next(const struct ep_relsec *rs, struct ep_rel_cursor *cur, struct ep_rel *out,
 			 size_t n, struct ep_error *err)
@@ -416,6 +474,8 @@ ssize_t ep_relsec_next(const struct ep_relsec *rs, struct ep_rel_cursor *cur, st
 		todo = n;
 	if (todo == 0)
 		return 0; /* an empty table has no d_buf to index */
+	if (rs->img->ehdr.e_ident[EI_CLASS] == ELFCLASS64 && rs->img->ehdr.e_machine == EM_MIPS)
+		return mips64_next(rs, cur, out, todo, err);
 	if (rs->img->ehdr.e_ident[EI_CLASS] == ELFCLASS32) {
 		if (rs->kind == EP_RELKIND_RELA)
 			DECODE(Elf32_Rela, ELF32_R_SYM, ELF32_R_TYPE, t[k].r_addend);

@@ -30,6 +30,8 @@ struct ep_rel {
 	bool has_addend;   /* false for SHT_REL/SHT_RELR (and a CREL table
 			    * without its header's addend bit): the addend is in
 			    * the place */
+	uint8_t r_type2;   /* EM_MIPS ELFCLASS64 only: the second and third */
+	uint8_t r_type3;   /* types of the entry (0, R_MIPS_NONE, elsewhere) */
 };
 
 enum ep_relkind { EP_RELKIND_REL, EP_RELKIND_RELA, EP_RELKIND_RELR, EP_RELKIND_CREL };

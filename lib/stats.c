@@ -242,6 +242,12 @@ int ep_stats_count(struct ep_relsec_stats *s, const struct ep_rel *r, size_t n,
 				return -EP_ENOMEM;
 			last = type_find(&s->types, r[i].r_type);
 		}
+		/* MIPS64's second and third types, as readelf lists them; not R_MIPS_NONE. */
+		if ((r[i].r_type2 && type_add(&s->types, r[i].r_type2, 1)) ||
+		    (r[i].r_type3 && type_add(&s->types, r[i].r_type3, 1)))
+			return -EP_ENOMEM;
+		if (r[i].r_type2 || r[i].r_type3)
+			last = NULL; /* the table may have grown */
 		s->by_symclass[ep_symclass_of(sym, st_shndx, shndx, s->target)]++;
 		if (seen && sym)
 			seen[sym / 64] |= 1ULL << (sym % 64);

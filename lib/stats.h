@@ -198,7 +198,9 @@ void ep_compressed_of(const struct ep_image *img, struct ep_compressed_sizes *c)
 void ep_compressed_add(struct ep_compressed_sizes *dst, const struct ep_compressed_sizes *src);
 
 /*
- * Count relocations r[0..n) of one section into s: by type, and by symbol
+ * Count relocations r[0..n) of one section into s: by type (MIPS64's
+ * r_type2 and r_type3 too, each when not R_MIPS_NONE, so the counts by type
+ * may sum to more than n), and by symbol
  * class using st, the section's symbol table (empty when sh_link is 0; every
  * r_sym is then 0, which ep_relsec_next() has checked).  Marks each
  * referenced symbol's bit in seen (a bitmap of st->count bits, or NULL).
