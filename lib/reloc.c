@@ -342,6 +342,7 @@ static int bad_sym(const struct ep_relsec *rs, size_t entry, uint32_t sym, struc
 			out[k].r_type = R_TYPE(t[k].r_info);                                       \
 			out[k].r_addend = ADDEND;                                                  \
 			out[k].has_addend = rs->kind == EP_RELKIND_RELA;                           \
+			out[k].r_type2 = out[k].r_type3 = 0;                                       \
 			if (out[k].r_sym >= nsyms && out[k].r_sym != 0)                            \
 				return bad_sym(rs, cur->entry + k, out[k].r_sym, err);             \
 		}                                                                                  \
