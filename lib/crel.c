@@ -85,7 +85,8 @@ int ep_crel_header_read(const uint8_t *p, size_t size, struct ep_crel_header *h,
 	case LEB_OK:
 		break;
 	case LEB_TRUNCATED:
-		*why = size ? "CREL header runs past the section" : "empty CREL section (no header)";
+		*why = size ? "CREL header runs past the section"
+			    : "empty CREL section (no header)";
 		return -1;
 	case LEB_TOO_BIG:
 		*why = "CREL header does not fit 64 bits";
@@ -191,8 +192,8 @@ static unsigned int sleb_len(int64_t v)
 	return n;
 }
 
-void ep_crel_sizer_add(struct ep_crel_sizer *z, uint64_t r_offset, uint32_t r_sym,
-		       uint32_t r_type, int64_t r_addend)
+void ep_crel_sizer_add(struct ep_crel_sizer *z, uint64_t r_offset, uint32_t r_sym, uint32_t r_type,
+		       int64_t r_addend)
 {
 	uint64_t mask = z->is64 ? UINT64_MAX : UINT32_MAX;
 	uint64_t off = r_offset & mask, addend = (uint64_t)r_addend & mask;

@@ -41,12 +41,12 @@ struct ep_crel_header {
 
 /* Decoding position: the running sums after the entries read so far. */
 struct ep_crel_state {
-	size_t pos;	  /* next byte; 0 before the header (ep_crel_next() skips it) */
-	uint64_t read;	  /* entries decoded */
-	uint64_t offset;  /* r_offset of the last entry, before << shift */
-	uint64_t addend;  /* r_addend of the last entry, modulo the word size */
-	uint32_t sym;	  /* r_sym of the last entry */
-	uint32_t type;	  /* r_type of the last entry */
+	size_t pos;	 /* next byte; 0 before the header (ep_crel_next() skips it) */
+	uint64_t read;	 /* entries decoded */
+	uint64_t offset; /* r_offset of the last entry, before << shift */
+	uint64_t addend; /* r_addend of the last entry, modulo the word size */
+	uint32_t sym;	 /* r_sym of the last entry */
+	uint32_t type;	 /* r_type of the last entry */
 };
 
 /* One decoded entry. */
@@ -90,18 +90,18 @@ int ep_crel_next(const uint8_t *p, size_t size, const struct ep_crel_header *h, 
  * Zero the struct and set is64 to start.
  */
 struct ep_crel_sizer {
-	bool is64;	     /* ELFCLASS64: 64-bit offset and addend deltas */
-	uint64_t count;	     /* relocations added */
-	uint64_t offset_or;  /* every r_offset or'ed together */
-	uint64_t bytes[4];   /* entries' bytes for shift 0..3 */
-	uint64_t offset;     /* previous entry's r_offset */
-	uint64_t addend;     /* previous entry's r_addend (word-size wrapped) */
-	uint32_t sym, type;  /* previous entry's r_sym and r_type */
+	bool is64;	    /* ELFCLASS64: 64-bit offset and addend deltas */
+	uint64_t count;	    /* relocations added */
+	uint64_t offset_or; /* every r_offset or'ed together */
+	uint64_t bytes[4];  /* entries' bytes for shift 0..3 */
+	uint64_t offset;    /* previous entry's r_offset */
+	uint64_t addend;    /* previous entry's r_addend (word-size wrapped) */
+	uint32_t sym, type; /* previous entry's r_sym and r_type */
 };
 
 /* Add one relocation (r_addend 0 for SHT_REL). */
-void ep_crel_sizer_add(struct ep_crel_sizer *z, uint64_t r_offset, uint32_t r_sym,
-		       uint32_t r_type, int64_t r_addend);
+void ep_crel_sizer_add(struct ep_crel_sizer *z, uint64_t r_offset, uint32_t r_sym, uint32_t r_type,
+		       int64_t r_addend);
 
 /* Bytes the CREL section would take: header and entries. */
 uint64_t ep_crel_sizer_bytes(const struct ep_crel_sizer *z);
