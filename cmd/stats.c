@@ -131,8 +131,7 @@ static void print_crel(FILE *out, const char *prefix, const struct ep_crel_cost 
 	if (!c->sections)
 		return;
 	fprintf(out,
-		"%s%" PRIu64 " REL/RELA/CREL %s %" PRIu64 " bytes; as CREL %" PRIu64
-		" bytes: ",
+		"%s%" PRIu64 " REL/RELA/CREL %s %" PRIu64 " bytes; as CREL %" PRIu64 " bytes: ",
 		prefix, c->sections, ep_plural(c->sections, "section takes", "sections take"),
 		c->bytes, c->crel_bytes);
 	if (saved >= 0)
@@ -140,8 +139,8 @@ static void print_crel(FILE *out, const char *prefix, const struct ep_crel_cost 
 	else
 		fprintf(out, "%" PRId64 " bytes more", -saved);
 	if (c->bytes)
-		fprintf(out, " (%.1f%%)", 100.0 * (double)(saved < 0 ? -saved : saved) /
-						 (double)c->bytes);
+		fprintf(out, " (%.1f%%)",
+			100.0 * (double)(saved < 0 ? -saved : saved) / (double)c->bytes);
 	fputc('\n', out);
 }
 

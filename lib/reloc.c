@@ -229,8 +229,8 @@ static int crel_open(struct ep_relsec *rs, struct ep_error *err)
 	if (got < 0)
 		return crel_error(rs, why, err);
 	if (st.pos < size) {
-		snprintf(buf, sizeof(buf), "%zu %s after the last CREL relocation",
-			 size - st.pos, size - st.pos == 1 ? "byte" : "bytes");
+		snprintf(buf, sizeof(buf), "%zu %s after the last CREL relocation", size - st.pos,
+			 size - st.pos == 1 ? "byte" : "bytes");
 		return crel_error(rs, buf, err);
 	}
 	rs->entries = rs->count = rs->crel.count;
@@ -399,8 +399,8 @@ static void mips64_info(uint64_t info, bool msb, struct ep_rel *r)
 	}
 }
 
-static ssize_t mips64_next(const struct ep_relsec *rs, struct ep_rel_cursor *cur, struct ep_rel *out,
-			   size_t todo, struct ep_error *err)
+static ssize_t mips64_next(const struct ep_relsec *rs, struct ep_rel_cursor *cur,
+			   struct ep_rel *out, size_t todo, struct ep_error *err)
 {
 	bool msb = rs->img->ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
 	bool rela = rs->kind == EP_RELKIND_RELA;
