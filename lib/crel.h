@@ -87,6 +87,11 @@ int ep_crel_next(const uint8_t *p, size_t size, const struct ep_crel_header *h, 
  * addends stay in the places), and the shift is the number of trailing zero
  * bits common to every r_offset, at most 3.  Since the shift is only known
  * at the end, the entries' sizes are summed for each of the four shifts.
+ * Symbol index and type deltas are SLEB128s of the 32-bit difference taken
+ * as signed, as LLVM 19's assembler writes them (tests/real/crel-project.sh
+ * checks the sizes object by object).  yaml2obj-19 writes a falling symbol
+ * index's delta zero-extended instead (5 bytes for -2), so its CREL
+ * sections can be larger than this figure for the same table.
  * Zero the struct and set is64 to start.
  */
 struct ep_crel_sizer {
