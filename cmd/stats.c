@@ -38,6 +38,7 @@ struct file_result {
 	uint64_t nsecs;
 	struct ep_sizes sizes;
 	struct ep_compressed_sizes compressed;
+	struct ep_crel_cost crel;
 	uint64_t out_len;
 	uint32_t e_machine;
 	uint32_t ntypes;
@@ -53,6 +54,7 @@ struct stats_run {
 	uint64_t nfiles, nfailed, relocations, reloc_sections;
 	struct ep_sizes sizes;
 	struct ep_compressed_sizes compressed;
+	struct ep_crel_cost crel;
 	struct machine_totals *machines;
 	size_t nmachines;
 	struct ep_top tops; /* the --top files so far, by relocations */
@@ -91,7 +93,7 @@ static json_t *json_symbols(const uint64_t *by_class, const uint64_t *distinct)
 	return o;
 }
 
-static json_t *json_section(const struct ep_image *img, const struct ep_relsec_stats *s)
+static json_t *json_section_keys(const struct ep_image *img, const struct ep_relsec_stats *s)
 {
 	return json_pack("{s:I, s:s, s:s, s:I, s:I, s:b, s:I, s:s, s:I, s:{s:I, s:s, s:b},"
 			 " s:{s:I, s:s}, s:o, s:o}",
@@ -105,6 +107,48 @@ static json_t *json_section(const struct ep_image *img, const struct ep_relsec_s
 			 img->sections[s->symtab].name, "by_type",
 			 json_by_type(img->ehdr.e_machine, &s->types), "symbols",
 			 json_symbols(s->by_symclass, NULL));
+}
+
+/* A sections[] entry: the keys above and crel_bytes. */
+static json_t *json_section(const struct ep_image *img, const struct ep_relsec_stats *s)
+{
+	json_t *o = json_section_keys(img, s);
+
+	if (o)
+		json_object_set_new(o, "crel_bytes", ep_json_u64(s->crel_bytes));
+	return o;
+}
+
+/* {sections, bytes, crel_bytes, savings_bytes}: REL/RELA/CREL today and as CREL. */
+static json_t *json_crel(const struct ep_crel_cost *c)
+{
+	return json_pack("{s:I, s:I, s:I, s:I}", "sections", (json_int_t)c->sections, "bytes",
+			 (json_int_t)c->bytes, "crel_bytes", (json_int_t)c->crel_bytes,
+			 "savings_bytes", (json_int_t)((int64_t)c->bytes - (int64_t)c->crel_bytes));
+}
+
+/*
+ * "crel: 3 REL/RELA/CREL sections take 3096 bytes; as CREL 401 bytes: 2695
+ * bytes less (87.0%)", after prefix.
+ */
+static void print_crel(FILE *out, const char *prefix, const struct ep_crel_cost *c)
+{
+	int64_t saved = (int64_t)c->bytes - (int64_t)c->crel_bytes;
+
+	if (!c->sections)
+		return;
+	fprintf(out,
+		"%s%" PRIu64 " REL/RELA/CREL %s %" PRIu64 " bytes; as CREL %" PRIu64 " bytes: ",
+		prefix, c->sections, ep_plural(c->sections, "section takes", "sections take"),
+		c->bytes, c->crel_bytes);
+	if (saved >= 0)
+		fprintf(out, "%" PRId64 " bytes less", saved);
+	else
+		fprintf(out, "%" PRId64 " bytes more", -saved);
+	if (c->bytes)
+		fprintf(out, " (%.1f%%)",
+			100.0 * (double)(saved < 0 ? -saved : saved) / (double)c->bytes);
+	fputc('\n', out);
 }
 
 static json_t *json_dynamic(const struct ep_file_stats *fs)
@@ -174,8 +218,10 @@ static json_t *json_file(const struct ep_image *img, const struct ep_blob *blob,
 		      json_dynamic(fs), "sizes", "text", (json_int_t)fs->sizes.text, "data",
 		      (json_int_t)fs->sizes.data, "bss", (json_int_t)fs->sizes.bss,
 		      "compressed_sections", json_compressed(&fs->compressed));
-	if (o)
+	if (o) {
 		ep_json_input_keys(o, blob);
+		json_object_set_new(o, "crel", json_crel(&fs->crel));
+	}
 	return o;
 }
 
@@ -300,6 +346,7 @@ static void print_file(FILE *out, struct ep_image *img, const struct ep_file_sta
 				d->relr_present, d->relr_present_bytes);
 		fputc('\n', out);
 	}
+	print_crel(out, "  crel: ", &fs->crel);
 	fprintf(out, "  sizes: text %" PRIu64 ", data %" PRIu64 ", bss %" PRIu64 " bytes\n",
 		fs->sizes.text, fs->sizes.data, fs->sizes.bss);
 	print_compressed(out, "  compressed: ", &fs->compressed);
@@ -337,6 +384,7 @@ static int add_totals(struct stats_run *run, const char *path, const struct file
 	run->sizes.data += r->sizes.data;
 	run->sizes.bss += r->sizes.bss;
 	ep_compressed_add(&run->compressed, &r->compressed);
+	ep_crel_cost_add(&run->crel, &r->crel);
 	if (!m)
 		return -EP_ENOMEM;
 	for (i = 0; i < r->ntypes; i++)
@@ -416,6 +464,7 @@ static int compute_file(struct ep_image *img, const struct ep_blob *blob, void *
 	r.nsecs = fs.nsecs;
 	r.sizes = fs.sizes;
 	r.compressed = fs.compressed;
+	r.crel = fs.crel;
 	r.out_len = out_len;
 	r.e_machine = img->ehdr.e_machine;
 	r.ntypes = (uint32_t)fs.types.n;
@@ -483,7 +532,19 @@ static void stats_error(const char *path, const struct ep_error *err, void *ctx)
 	json_decref(e);
 }
 
+static json_t *totals_json_keys(struct stats_run *run);
+
+/* The totals object: the keys below and crel. */
 static json_t *totals_json(struct stats_run *run)
+{
+	json_t *o = totals_json_keys(run);
+
+	if (o)
+		json_object_set_new(o, "crel", json_crel(&run->crel));
+	return o;
+}
+
+static json_t *totals_json_keys(struct stats_run *run)
 {
 	json_t *machines = json_array(), *top = json_array();
 	size_t i, ntop = run->tops.n;
@@ -534,6 +595,7 @@ static void totals_text(struct stats_run *run)
 			ep_plural(run->nfailed, "file", "files"));
 	fputc('\n', out);
 	print_compressed(out, "compressed: ", &run->compressed);
+	print_crel(out, "crel: ", &run->crel);
 	for (i = 0; i < run->nmachines; i++) {
 		struct machine_totals *m = &run->machines[i];
 

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/crel.h"
 #include "lib/load-plan.h"
 
 #ifndef SHT_RELR
@@ -40,7 +41,8 @@ int ep_section_set_parse(const char *name, enum ep_section_set *set)
 
 static bool is_reloc_type(uint32_t sh_type)
 {
-	return sh_type == SHT_REL || sh_type == SHT_RELA || sh_type == SHT_RELR;
+	return sh_type == SHT_REL || sh_type == SHT_RELA || sh_type == SHT_RELR ||
+	       sh_type == SHT_CREL;
 }
 
 static bool is_symtab_type(uint32_t sh_type)

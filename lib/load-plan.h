@@ -21,7 +21,7 @@
 #include "lib/blob.h"
 
 /*
- * Which sections: EP_SET_RELOCS the SHT_REL/SHT_RELA/SHT_RELR sections plus
+ * Which sections: EP_SET_RELOCS the SHT_REL/SHT_RELA/SHT_RELR/SHT_CREL sections plus
  * the symbol table each names in sh_link and that table's string table (its
  * own sh_link): what a linker's relocation pass reads; EP_SET_ALLOC the
  * SHF_ALLOC sections; EP_SET_ALL every section.  SHT_NOBITS and empty

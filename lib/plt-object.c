@@ -230,7 +230,8 @@ static int object_analyse(struct ep_image *img, struct ep_plt_result *res, struc
 	for (i = 1; i < img->shnum; i++) {
 		unsigned int type = img->sections[i].shdr.sh_type;
 
-		if (type != SHT_RELA && type != SHT_REL)
+		/* A static linker reads SHT_CREL (LLVM's lld 19+) as it reads RELA. */
+		if (type != SHT_RELA && type != SHT_REL && type != SHT_CREL)
 			continue;
 		rc = count_table(img, i, &seen, res, err);
 		if (rc)

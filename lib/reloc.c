@@ -4,6 +4,7 @@
 #include <elf.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,13 +20,16 @@ const char *ep_relkind_name(enum ep_relkind kind)
 		return "RELA";
 	case EP_RELKIND_RELR:
 		return "RELR";
+	case EP_RELKIND_CREL:
+		return "CREL";
 	}
 	return "?";
 }
 
 bool ep_is_relsec(const GElf_Shdr *sh)
 {
-	return sh->sh_type == SHT_REL || sh->sh_type == SHT_RELA || sh->sh_type == SHT_RELR;
+	return sh->sh_type == SHT_REL || sh->sh_type == SHT_RELA || sh->sh_type == SHT_RELR ||
+	       sh->sh_type == SHT_CREL;
 }
 
 /*
@@ -196,6 +200,43 @@ static size_t relr_count(const struct ep_relsec *rs)
 	return n;
 }
 
+/* A malformed CREL stream: why names what, the section is added here. */
+static int crel_error(const struct ep_relsec *rs, const char *why, struct ep_error *err)
+{
+	return ep_error_set(err, EP_EMALFORMED, "%s: %s (section %zu %s)", rs->img->path, why,
+			    rs->index, ep_section_label(rs->img, rs->index));
+}
+
+/*
+ * Read an SHT_CREL section's header and walk its whole stream once, so a
+ * malformed one is an error here, before any counting; the walk only sums.
+ */
+static int crel_open(struct ep_relsec *rs, struct ep_error *err)
+{
+	const uint8_t *p = rs->data->d_buf;
+	size_t size = rs->data->d_size;
+	bool is64 = rs->img->ehdr.e_ident[EI_CLASS] == ELFCLASS64;
+	struct ep_crel_state st = { 0 };
+	struct ep_crel_rel r;
+	const char *why;
+	char buf[128];
+	int got = 0;
+
+	if (ep_crel_header_read(p, size, &rs->crel, buf, sizeof(buf), &why))
+		return crel_error(rs, why, err);
+	while ((got = ep_crel_next(p, size, &rs->crel, is64, &st, &r, buf, sizeof(buf), &why)) > 0)
+		;
+	if (got < 0)
+		return crel_error(rs, why, err);
+	if (st.pos < size) {
+		snprintf(buf, sizeof(buf), "%zu %s after the last CREL relocation", size - st.pos,
+			 size - st.pos == 1 ? "byte" : "bytes");
+		return crel_error(rs, buf, err);
+	}
+	rs->entries = rs->count = rs->crel.count;
+	return 0;
+}
+
 int ep_relsec_open(struct ep_image *img, size_t idx, struct ep_relsec *rs, struct ep_error *err)
 {
 	const GElf_Shdr *sh = &img->sections[idx].shdr;
@@ -219,15 +260,21 @@ int ep_relsec_open(struct ep_image *img, size_t idx, struct ep_relsec *rs, struc
 		rs->kind = EP_RELKIND_RELR;
 		entsize = is32 ? 4 : 8;
 		break;
+	case SHT_CREL:
+		rs->kind = EP_RELKIND_CREL;
+		entsize = 0; /* a byte stream: no entry size to check */
+		break;
 	default:
 		return ep_error_set(err, EP_EMALFORMED,
 				    "%s: not a relocation section (section %zu %s)", img->path, idx,
 				    ep_section_label(img, idx));
 	}
-	rc = check_table(img, idx, entsize, err);
-	if (rc)
-		return rc;
-	rs->entries = ep_section_size(img, idx) / entsize;
+	if (entsize) {
+		rc = check_table(img, idx, entsize, err);
+		if (rc)
+			return rc;
+		rs->entries = ep_section_size(img, idx) / entsize;
+	}
 	rs->data = ep_section_data(img, idx, err);
 	if (!rs->data)
 		return err ? -err->code : -EP_EMALFORMED;
@@ -245,6 +292,11 @@ int ep_relsec_open(struct ep_image *img, size_t idx, struct ep_relsec *rs, struc
 		rs->count = relr_count(rs);
 		ep_reloc_type_by_kind(img->ehdr.e_machine, "RELATIVE", &rs->relr_type);
 		return 0;
+	}
+	if (rs->kind == EP_RELKIND_CREL) {
+		rc = crel_open(rs, err);
+		if (rc)
+			return rc;
 	}
 	rs->count = rs->entries;
 	rc = check_index(img, idx, "sh_info", (uint32_t)sh->sh_info, err);
@@ -290,6 +342,7 @@ static int bad_sym(const struct ep_relsec *rs, size_t entry, uint32_t sym, struc
 			out[k].r_type = R_TYPE(t[k].r_info);                                       \
 			out[k].r_addend = ADDEND;                                                  \
 			out[k].has_addend = rs->kind == EP_RELKIND_RELA;                           \
+			out[k].r_type2 = out[k].r_type3 = 0;                                       \
 			if (out[k].r_sym >= nsyms && out[k].r_sym != 0)                            \
 				return bad_sym(rs, cur->entry + k, out[k].r_sym, err);             \
 		}                                                                                  \
@@ -321,6 +374,93 @@ static ssize_t relr_next(const struct ep_relsec *rs, struct ep_rel_cursor *cur, 
 	return (ssize_t)k;
 }
 
+/*
+ * MIPS64's r_info is no ELF64_R_INFO: a 32-bit r_sym, then the bytes
+ * r_ssym, r_type3, r_type2, r_type, in that order in the file whatever its
+ * byte order (MIPS64 ELF supplement; binutils' elf64-mips.c,
+ * mips_elf64_swap_reloc_in()).  libelf (elfutils 0.188) converts the 64-bit
+ * field as a whole, so a big-endian file's value reads r_sym from the high
+ * half and r_type from the low byte, and a little-endian file's holds r_sym
+ * in the low half and the four bytes above it in reverse: r_type on top.
+ * tests/cli/mips64.sh checks both against readelf -rW.
+ */
+static void mips64_info(uint64_t info, bool msb, struct ep_rel *r)
+{
+	if (msb) {
+		r->r_sym = (uint32_t)(info >> 32);
+		r->r_type3 = (uint8_t)(info >> 16);
+		r->r_type2 = (uint8_t)(info >> 8);
+		r->r_type = (uint8_t)info;
+	} else {
+		r->r_sym = (uint32_t)info;
+		r->r_type3 = (uint8_t)(info >> 40);
+		r->r_type2 = (uint8_t)(info >> 48);
+		r->r_type = (uint8_t)(info >> 56);
+	}
+}
+
+static ssize_t mips64_next(const struct ep_relsec *rs, struct ep_rel_cursor *cur,
+			   struct ep_rel *out, size_t todo, struct ep_error *err)
+{
+	bool msb = rs->img->ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
+	bool rela = rs->kind == EP_RELKIND_RELA;
+	size_t k;
+
+	for (k = 0; k < todo; k++) {
+		size_t i = cur->entry + k;
+		uint64_t info;
+
+		memset(&out[k], 0, sizeof(out[k]));
+		if (rela) {
+			const Elf64_Rela *t = (const Elf64_Rela *)rs->data->d_buf + i;
+
+			out[k].r_offset = t->r_offset;
+			out[k].r_addend = t->r_addend;
+			info = t->r_info;
+		} else {
+			const Elf64_Rel *t = (const Elf64_Rel *)rs->data->d_buf + i;
+
+			out[k].r_offset = t->r_offset;
+			info = t->r_info;
+		}
+		out[k].has_addend = rela;
+		mips64_info(info, msb, &out[k]);
+		if (out[k].r_sym >= rs->symtab.count && out[k].r_sym != 0)
+			return bad_sym(rs, i, out[k].r_sym, err);
+	}
+	cur->entry += todo;
+	return (ssize_t)todo;
+}
+
+/* The stream was checked whole by crel_open(): only r_sym can fail here. */
+static ssize_t crel_next(const struct ep_relsec *rs, struct ep_rel_cursor *cur, struct ep_rel *out,
+			 size_t n, struct ep_error *err)
+{
+	bool is64 = rs->img->ehdr.e_ident[EI_CLASS] == ELFCLASS64;
+	struct ep_crel_rel r;
+	const char *why;
+	char buf[128];
+	size_t k = 0;
+	int got = 0;
+
+	while (k < n && (got = ep_crel_next(rs->data->d_buf, rs->data->d_size, &rs->crel, is64,
+					    &cur->crel, &r, buf, sizeof(buf), &why)) > 0) {
+		if (r.r_sym >= rs->symtab.count && r.r_sym != 0)
+			return bad_sym(rs, cur->entry, r.r_sym, err);
+		out[k++] = (struct ep_rel){
+			.r_offset = r.r_offset,
+			.r_type = r.r_type,
+			.r_sym = r.r_sym,
+			.r_addend = r.r_addend,
+			.has_addend = rs->crel.has_addend,
+		};
+		cur->entry++;
+	}
+	if (k < n && got < 0)
+		return crel_error(rs, why, err);
+	return (ssize_t)k;
+}
+
 ssize_t ep_relsec_next(const struct ep_relsec *rs, struct ep_rel_cursor *cur, struct ep_rel *out,
 		       size_t n, struct ep_error *err)
 {
@@ -328,11 +468,15 @@ ssize_t ep_relsec_next(const struct ep_relsec *rs, struct ep_rel_cursor *cur, st
 
 	if (rs->kind == EP_RELKIND_RELR)
 		return relr_next(rs, cur, out, n);
+	if (rs->kind == EP_RELKIND_CREL)
+		return crel_next(rs, cur, out, n, err);
 	todo = rs->entries - cur->entry;
 	if (todo > n)
 		todo = n;
 	if (todo == 0)
 		return 0; /* an empty table has no d_buf to index */
+	if (rs->img->ehdr.e_ident[EI_CLASS] == ELFCLASS64 && rs->img->ehdr.e_machine == EM_MIPS)
+		return mips64_next(rs, cur, out, todo, err);
 	if (rs->img->ehdr.e_ident[EI_CLASS] == ELFCLASS32) {
 		if (rs->kind == EP_RELKIND_RELA)
 			DECODE(Elf32_Rela, ELF32_R_SYM, ELF32_R_TYPE, t[k].r_addend);

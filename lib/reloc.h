@@ -3,9 +3,10 @@
 #define ELFPLT_RELOC_H
 
 /*
- * Relocation and symbol tables as normalised records.  SHT_REL, SHT_RELA and
- * SHT_RELR (the gABI's packed relative relocations) all come out as
- * struct ep_rel, so counting code never looks at the file's layout.
+ * Relocation and symbol tables as normalised records.  SHT_REL, SHT_RELA,
+ * SHT_RELR (the gABI's packed relative relocations) and SHT_CREL (LLVM's
+ * compact relocations, lib/crel.h) all come out as struct ep_rel, so
+ * counting code never looks at the file's layout.
  */
 
 #include <stdbool.h>
@@ -13,6 +14,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "lib/crel.h"
 #include "lib/elf.h"
 
 #ifndef SHT_RELR
@@ -24,13 +26,17 @@ struct ep_rel {
 	uint64_t r_offset; /* place: section offset (ET_REL) or address */
 	uint32_t r_type;   /* ELF*_R_TYPE(r_info) */
 	uint32_t r_sym;	   /* ELF*_R_SYM(r_info), checked < the symbol count */
-	int64_t r_addend;  /* SHT_RELA's r_addend; 0 otherwise */
-	bool has_addend;   /* false for SHT_REL/SHT_RELR: addend is in the place */
+	int64_t r_addend;  /* SHT_RELA's (or SHT_CREL's) r_addend; 0 otherwise */
+	bool has_addend;   /* false for SHT_REL/SHT_RELR (and a CREL table
+			    * without its header's addend bit): the addend is in
+			    * the place */
+	uint8_t r_type2;   /* EM_MIPS ELFCLASS64 only: the second and third */
+	uint8_t r_type3;   /* types of the entry (0, R_MIPS_NONE, elsewhere) */
 };
 
-enum ep_relkind { EP_RELKIND_REL, EP_RELKIND_RELA, EP_RELKIND_RELR };
+enum ep_relkind { EP_RELKIND_REL, EP_RELKIND_RELA, EP_RELKIND_RELR, EP_RELKIND_CREL };
 
-/* "REL", "RELA", "RELR" (the section types without SHT_). */
+/* "REL", "RELA", "RELR", "CREL" (the section types without SHT_). */
 const char *ep_relkind_name(enum ep_relkind kind);
 
 /* A symbol table (SHT_SYMTAB or SHT_DYNSYM) with its SHT_SYMTAB_SHNDX, if any. */
@@ -76,15 +82,16 @@ struct ep_relsec {
 	size_t index; /* the relocation section's index */
 	enum ep_relkind kind;
 	size_t entries;		 /* table entries: sh_size (SHF_COMPRESSED: ch_size)
-				  * / sh_entsize */
+				  * / sh_entsize; CREL: the header's count */
 	size_t count;		 /* relocations; for RELR decoded from the bitmaps */
 	size_t target;		 /* sh_info: section relocated; 0 for none */
 	struct ep_symtab symtab; /* sh_link's table (empty for RELR) */
 	Elf_Data *data;
 	uint32_t relr_type; /* RELR: the machine's *_RELATIVE type, or 0 */
+	struct ep_crel_header crel; /* CREL: the header, checked */
 };
 
-/* SHT_REL, SHT_RELA or SHT_RELR. */
+/* SHT_REL, SHT_RELA, SHT_RELR or SHT_CREL. */
 bool ep_is_relsec(const GElf_Shdr *sh);
 
 /*
@@ -97,6 +104,11 @@ bool ep_is_relsec(const GElf_Shdr *sh);
  * r_sym is checked while reading, by ep_relsec_next().  RELR bitmaps are
  * decoded once here to count them (no allocation); a bitmap before any
  * address counts from address 0, as glibc, the kernel and readelf do.
+ * SHT_CREL (any sh_entsize: LLVM writes 1) is decoded once here to check
+ * it: a header or entry that runs past the section (nothing is read past
+ * it), a LEB128 wider than 64 bits, a count larger than the bytes after the
+ * header, or bytes left after the last entry, each an EP_EMALFORMED naming
+ * the section ("CREL relocation 5: type delta runs past the section").
  */
 int ep_relsec_open(struct ep_image *img, size_t idx, struct ep_relsec *rs, struct ep_error *err);
 
@@ -104,6 +116,7 @@ int ep_relsec_open(struct ep_image *img, size_t idx, struct ep_relsec *rs, struc
 struct ep_rel_cursor {
 	size_t entry;	    /* next table entry */
 	uint64_t relr_base; /* RELR: address the next bitmap starts at */
+	struct ep_crel_state crel; /* CREL: the running sums */
 };
 
 /* Records ep_relsec_next() needs room for at least (one RELR bitmap). */

@@ -242,6 +242,12 @@ int ep_stats_count(struct ep_relsec_stats *s, const struct ep_rel *r, size_t n,
 				return -EP_ENOMEM;
 			last = type_find(&s->types, r[i].r_type);
 		}
+		/* MIPS64's second and third types, as readelf lists them; not R_MIPS_NONE. */
+		if ((r[i].r_type2 && type_add(&s->types, r[i].r_type2, 1)) ||
+		    (r[i].r_type3 && type_add(&s->types, r[i].r_type3, 1)))
+			return -EP_ENOMEM;
+		if (r[i].r_type2 || r[i].r_type3)
+			last = NULL; /* the table may have grown */
 		s->by_symclass[ep_symclass_of(sym, st_shndx, shndx, s->target)]++;
 		if (seen && sym)
 			seen[sym / 64] |= 1ULL << (sym % 64);
@@ -357,12 +363,29 @@ static void price_relr(const struct ep_image *img, struct ep_dyn_stats *dyn, str
 	dyn->relr_savings_bytes = (int64_t)(o->n * entsize) - (int64_t)dyn->relr_packed_bytes;
 }
 
+void ep_crel_cost_add(struct ep_crel_cost *dst, const struct ep_crel_cost *src)
+{
+	dst->sections += src->sections;
+	dst->bytes += src->bytes;
+	dst->crel_bytes += src->crel_bytes;
+}
+
+/* Price r[0..n) as CREL entries; the addends REL keeps in the places stay 0. */
+static void crel_size_add(struct ep_crel_sizer *z, const struct ep_rel *r, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		ep_crel_sizer_add(z, r[i].r_offset, r[i].r_sym, r[i].r_type, r[i].r_addend);
+}
+
 static int stats_section(struct ep_image *img, size_t idx, struct ep_relsec_stats *s,
 			 struct seen_set *seen, size_t nseen_max, struct ep_file_stats *fs,
 			 struct offsets *rel_offsets, struct ep_error *err)
 {
 	struct ep_rel buf[1024];
 	struct ep_rel_cursor cur = { 0 };
+	struct ep_crel_sizer crel = { 0 };
 	struct ep_relsec rs;
 	uint64_t *bits;
 	ssize_t got;
@@ -385,16 +408,26 @@ static int stats_section(struct ep_image *img, size_t idx, struct ep_relsec_stat
 	s->ch_type = ep_section_is_compressed(img, idx) ? img->sections[idx].chdr.ch_type : 0;
 	s->decoded_bytes = ep_section_size(img, idx);
 	bits = seen_for(seen, &rs.symtab, nseen_max);
+	crel.is64 = img->ehdr.e_ident[EI_CLASS] == ELFCLASS64;
 
 	while ((got = ep_relsec_next(&rs, &cur, buf, 1024, err)) > 0) {
 		if (ep_stats_count(s, buf, (size_t)got, &rs.symtab, bits))
 			goto nomem;
+		if (rs.kind != EP_RELKIND_RELR)
+			crel_size_add(&crel, buf, (size_t)got);
 		if (fs->linked && (s->dynamic || rs.kind == EP_RELKIND_RELR) &&
 		    count_dynamic(img, &rs, buf, (size_t)got, &fs->dyn, rel_offsets))
 			goto nomem;
 	}
 	if (got < 0)
 		return (int)got;
+	s->crel_bytes = s->bytes;
+	if (rs.kind != EP_RELKIND_RELR) {
+		s->crel_bytes = ep_crel_sizer_bytes(&crel);
+		fs->crel.sections++;
+		fs->crel.bytes += s->bytes;
+		fs->crel.crel_bytes += s->crel_bytes;
+	}
 	if (rs.kind == EP_RELKIND_RELR && fs->linked) {
 		fs->dyn.relr_present += rs.count;
 		fs->dyn.relr_present_bytes += s->bytes;

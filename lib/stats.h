@@ -112,7 +112,24 @@ struct ep_relsec_stats {
 	uint64_t decoded_bytes;	 /* ch_size if compressed, else sh_size */
 	struct ep_type_counts types;
 	uint64_t by_symclass[EP_SYM_NCLASS];
+	uint64_t crel_bytes; /* REL/RELA/CREL: bytes as LLVM would encode it as
+			      * CREL (ep_crel_sizer); RELR: sh_size */
 };
+
+/*
+ * What the REL, RELA and CREL sections of a file (or a run) take, and what
+ * they would take encoded as CREL the way LLVM's assembler writes it (lib/crel.h:
+ * ep_crel_sizer, in each table's order).  RELR sections are not included:
+ * they stay RELR (see struct ep_dyn_stats for what RELR would save).
+ */
+struct ep_crel_cost {
+	uint64_t sections;   /* REL, RELA and CREL sections */
+	uint64_t bytes;	     /* their sh_size, summed: bytes in the file */
+	uint64_t crel_bytes; /* the same tables as CREL, summed */
+};
+
+/* dst += src. */
+void ep_crel_cost_add(struct ep_crel_cost *dst, const struct ep_crel_cost *src);
 
 /* Dynamic relocations of an ET_EXEC/ET_DYN file (SHF_ALLOC sections). */
 struct ep_dyn_stats {
@@ -161,6 +178,7 @@ struct ep_file_stats {
 	struct ep_dyn_stats dyn;
 	struct ep_sizes sizes;
 	struct ep_compressed_sizes compressed;
+	struct ep_crel_cost crel; /* REL/RELA/CREL bytes today and as CREL */
 };
 
 /*
@@ -180,7 +198,9 @@ void ep_compressed_of(const struct ep_image *img, struct ep_compressed_sizes *c)
 void ep_compressed_add(struct ep_compressed_sizes *dst, const struct ep_compressed_sizes *src);
 
 /*
- * Count relocations r[0..n) of one section into s: by type, and by symbol
+ * Count relocations r[0..n) of one section into s: by type (MIPS64's
+ * r_type2 and r_type3 too, each when not R_MIPS_NONE, so the counts by type
+ * may sum to more than n), and by symbol
  * class using st, the section's symbol table (empty when sh_link is 0; every
  * r_sym is then 0, which ep_relsec_next() has checked).  Marks each
  * referenced symbol's bit in seen (a bitmap of st->count bits, or NULL).

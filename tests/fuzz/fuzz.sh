@@ -31,6 +31,7 @@ for t in "$@"; do
 	case $t in
 	zstd | xz | gzip) seeds=tests/fuzz/seeds/$t ;;
 	archive) seeds=tests/fuzz/seeds/ar ;;
+	crel) seeds=tests/fuzz/seeds/crel ;;
 	*) seeds=tests/fuzz/seeds/elf ;;
 	esac
 	mkdir -p "tests/fuzz/corpus/$t" "tests/fuzz/artifacts/$t"

@@ -139,6 +139,40 @@ xz -q -c "$tmp/m.o" > "$tmp/m.o.xz" 2>/dev/null || cp "$tmp/m.o" "$tmp/m.o.xz"
 cp "$tmp/m.o" "$a/plain.o"
 cp "$tmp/m.o.xz" "$a/plain.o.xz"
 
-for d in elf zstd xz gzip ar; do
+# SHT_CREL (the crel target, and the ELF targets): objects assembled by
+# clang-19 with CREL: a few of elfplt's own sources (x86-64) and a small
+# header-free source for four targets, ELFCLASS32 among them; the crel
+# target's seeds are their CREL sections' bytes behind a class byte.
+mkdir -p "$out/crel"
+if command -v clang-19 >/dev/null && command -v llvm-objcopy-19 >/dev/null; then
+	cat > "$tmp/crel-seed.c" <<'EOC'
+extern int f(int), g(long), tab[];
+static int local(int x) { return x * 3; }
+int *ptrs[] = { &tab[0], &tab[100], &tab[7] };
+long h(int x) { return f(x) + g(tab[x]) + local(x) + tab[x + 1000] + (long)ptrs[x]; }
+EOC
+	crel_obj() { # OUT CLANG-ARGS...
+		o=$1
+		shift
+		clang-19 -c -O2 -Wa,--crel,--allow-experimental-crel "$@" -o "$out/elf/$o" \
+			2>/dev/null || return 0
+		cls=$(od -An -tu1 -j4 -N1 "$out/elf/$o" | tr -d ' ')
+		for s in $(llvm-readelf-19 -SW "$out/elf/$o" |
+			sed -n 's/.*] \(\.crel[^ ]*\) *CREL .*/\1/p'); do
+			llvm-objcopy-19 --dump-section "$s=$tmp/sec" "$out/elf/$o" "$tmp/junk" \
+				2>/dev/null || continue
+			{ [ "$cls" = 2 ] && printf '\001' || printf '\000'; cat "$tmp/sec"; } \
+				> "$out/crel/$o$s"
+		done
+	}
+	for f in crel reloc stats; do
+		crel_obj "crel-$f.o" -I. -I"$src" "$src/lib/$f.c"
+	done
+	for t in x86_64 i686 aarch64 riscv64 arm; do
+		crel_obj "crel-seed-$t.o" --target=$t-linux-gnu -ffreestanding "$tmp/crel-seed.c"
+	done
+fi
+
+for d in elf zstd xz gzip ar crel; do
 	echo "seeds: $d: $(find "$out/$d" -type f | wc -l) files" >&2
 done
