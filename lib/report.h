@@ -21,7 +21,7 @@
 #include "lib/error.h"
 
 /*
- * A new document for schema ("elfplt-stats/1") with an empty "files" array
+ * A new document for schema ("elfplt-stats/2") with an empty "files" array
  * and "totals" object.  Returns NULL when out of memory.
  */
 json_t *ep_report_new(const char *schema);
