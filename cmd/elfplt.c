@@ -76,7 +76,8 @@ static void usage(FILE *f)
 	size_t i;
 
 	fputs("usage: elfplt [--version] [--help] [--format=text|json] [-o FILE] [-j N] [-q]\n"
-	      "              [--max-size=BYTES] <command> [options] [PATH...]\n\ncommands:\n",
+	      "              [--max-size=BYTES] [--wide] <command> [options] "
+	      "[PATH...]\n\ncommands:\n",
 	      f);
 	for (i = 0; i < NCOMMANDS; i++)
 		if (!commands[i]->hidden)
@@ -95,7 +96,10 @@ static void usage(FILE *f)
 	      "  -q, --quiet         no progress bar on a terminal\n"
 	      "  --max-size=BYTES    refuse a compressed input or section that decodes to more\n"
 	      "                      than BYTES (K, M, G suffixes: KiB, MiB, GiB; default 1G)\n"
-	      "  --allow-empty       a PATH holding no ELF input is a warning, not an error\n",
+	      "  --allow-empty       a PATH holding no ELF input is a warning, not an error\n"
+
+	      "  --wide              text as wide as it needs: no table or line fitted to the\n"
+	      "                      terminal (or to 100 columns in a pipe or file)\n",
 	      f);
 }
 
@@ -150,6 +154,9 @@ int ep_global_option(struct ep_global *g, int c, const char *arg)
 		return 1;
 	case 0x103:
 		g->allow_empty = true;
+		return 1;
+	case 0x104:
+		g->wide = true;
 		return 1;
 	case 0x102:
 		if (ep_parse_size(arg, &size)) {

@@ -4,7 +4,8 @@
 
 /*
  * What every subcommand shares: the command table entry and the global
- * options (--format=text|json, --json, -o FILE, -j N, --quiet, --max-size),
+ * options (--format=text|json, --json, -o FILE, -j N, --quiet, --max-size,
+ * --wide),
  * handled by the dispatcher (cmd/elfplt.c); the end of every command's
  * option parsing and its PATH operands (cmd/options.c).  It includes the
  * run over the input files (cmd/jobs.h) and where the report goes
@@ -38,6 +39,7 @@ struct ep_global {
 	unsigned int jobs;  /* -j N; 0: ep_jobs_default() */
 	bool quiet;	    /* --quiet: no progress bar */
 	bool allow_empty;   /* --allow-empty: a PATH with no ELF input only warns */
+	bool wide;	    /* --wide: text not fitted to the terminal (cmd/fit.c) */
 };
 
 /*
@@ -66,7 +68,8 @@ struct ep_paths;
 	{ "format", required_argument, NULL, 0x100 }, { "json", no_argument, NULL, 0x101 },        \
 	{ "output", required_argument, NULL, 'o' }, { "jobs", required_argument, NULL, 'j' },      \
 	{ "quiet", no_argument, NULL, 'q' }, { "max-size", required_argument, NULL, 0x102 },       \
-	{ "help", no_argument, NULL, 'h' }, { "allow-empty", no_argument, NULL, 0x103 }
+	{ "help", no_argument, NULL, 'h' }, { "allow-empty", no_argument, NULL, 0x103 },      \
+	{ "wide", no_argument, NULL, 0x104 }
 /* clang-format on */
 
 /* Short options of EP_GLOBAL_LONGOPTS, to prepend to a command's own. */

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cmd/elfplt.h"
+#include "cmd/fit.h"
 #include "cmd/output.h"
 #include "lib/report.h"
 
@@ -163,13 +164,50 @@ bool ep_output_is_report(uint64_t dev, uint64_t ino)
 	return report_file.set && dev == report_file.dev && ino == report_file.ino;
 }
 
+/* The stream under the folding one (cmd/fit.c), when text is fitted; else NULL. */
+static FILE *out_real;
+
+/*
+ * Text goes through a stream that folds it to the width (cmd/fit.c), and
+ * tables are fitted to the same width (ep_text_width_set()).
+ */
+static int fit_text(struct ep_global *g)
+{
+	size_t width;
+	FILE *fit;
+
+	if (g->format != EP_FORMAT_TEXT)
+		return 0;
+	width = ep_fit_width(g->wide, fileno(g->out));
+	ep_text_width_set(width);
+	if (!width)
+		return 0;
+	fit = ep_fit_open(g->out, width);
+	if (!fit) {
+		fprintf(stderr, "elfplt: out of memory\n");
+		return EP_EXIT_FAILED;
+	}
+	if (isatty(fileno(g->out)))
+		setvbuf(fit, NULL, _IOLBF, 0);
+	out_real = g->out;
+	g->out = fit;
+	return 0;
+}
+
+bool ep_output_isatty(const struct ep_global *g)
+{
+	FILE *out = out_real ? out_real : g->out;
+
+	return out && isatty(fileno(out));
+}
+
 int ep_output_open(struct ep_global *g, const struct ep_paths *in)
 {
 	if (!g->output || strcmp(g->output, "-") == 0) {
 		g->out = stdout;
 		set_out_buffer(g->out);
 		note_report_file(g->out);
-		return 0;
+		return fit_text(g);
 	}
 	if (output_is_input(g->output, in))
 		return ep_usage_error(g->cmd,
@@ -183,7 +221,7 @@ int ep_output_open(struct ep_global *g, const struct ep_paths *in)
 	}
 	set_out_buffer(g->out);
 	note_report_file(g->out);
-	return 0;
+	return fit_text(g);
 }
 
 int ep_output_close(struct ep_global *g)
@@ -193,6 +231,13 @@ int ep_output_close(struct ep_global *g)
 
 	if (!g->out)
 		return 0;
+	if (out_real) {
+		bad = fclose(g->out) != 0; /* the folding stream: its last bytes */
+		g->out = out_real;
+		out_real = NULL;
+		if (bad)
+			fprintf(stderr, "elfplt: error writing %s: %s\n", name, strerror(errno));
+	}
 	bad = fflush(g->out) != 0 || ferror(g->out);
 	if (g->out != stdout)
 		bad |= fclose(g->out) != 0;

@@ -24,6 +24,12 @@ struct ep_paths;
  */
 int ep_output_open(struct ep_global *g, const struct ep_paths *in);
 
+/*
+ * Whether the report goes to a terminal (for the progress bar: g->out may be
+ * the stream that folds text, which has no file descriptor).
+ */
+bool ep_output_isatty(const struct ep_global *g);
+
 /* Flush and close g->out.  Returns 0, or EP_EXIT_FAILED after a message. */
 int ep_output_close(struct ep_global *g);
 

@@ -476,7 +476,7 @@ static json_t *json_section(const struct ep_plt_result *res, const struct ep_plt
 
 	json_object_set_new(o, "index", json_u(s->index));
 	json_object_set_new(o, "name", json_string(s->name));
-	/* sh_info 0: {"index": 0, "name": ""}, as elfplt-stats/1 has it. */
+	/* sh_info 0: {"index": 0, "name": ""}, as elfplt-stats/2 has it. */
 	json_object_set_new(o, "target",
 			    json_pack("{s:o, s:s}", "index", json_u(s->target), "name",
 				      s->target ? s->target_name : ""));

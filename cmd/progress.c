@@ -34,7 +34,7 @@ void ep_progress_start(struct ep_progress *p, const struct ep_global *g, size_t 
 
 	memset(p, 0, sizeof(*p));
 	p->total = total;
-	p->out_tty = g->out && isatty(fileno(g->out));
+	p->out_tty = ep_output_isatty(g);
 	/*
 	 * JSON on a terminal leaves lines half written between files (the comma
 	 * comes with the next one): a bar there would overwrite them.

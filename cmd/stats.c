@@ -93,14 +93,29 @@ static json_t *json_symbols(const uint64_t *by_class, const uint64_t *distinct)
 	return o;
 }
 
+/* A section's sh_type as an enumeration, {"name": "SHT_RELA", "value": 4}. */
+static json_t *json_relkind(enum ep_relkind kind)
+{
+	char name[16];
+
+	snprintf(name, sizeof(name), "SHT_%s", ep_relkind_name(kind));
+	return ep_json_enum(name, ep_relkind_sh_type(kind));
+}
+
+/* SHF_COMPRESSED's ch_type, {"name": "ELFCOMPRESS_ZLIB", "value": 1}; null if not compressed. */
+static json_t *json_chtype(uint32_t ch_type)
+{
+	return ch_type ? ep_json_enum(ep_chtype_name(ch_type), ch_type) : json_null();
+}
+
 static json_t *json_section_keys(const struct ep_image *img, const struct ep_relsec_stats *s)
 {
-	return json_pack("{s:I, s:s, s:s, s:I, s:I, s:b, s:I, s:s, s:I, s:{s:I, s:s, s:b},"
+	return json_pack("{s:I, s:s, s:o, s:I, s:I, s:b, s:I, s:o, s:I, s:{s:I, s:s, s:b},"
 			 " s:{s:I, s:s}, s:o, s:o}",
 			 "index", (json_int_t)s->index, "name", s->name, "kind",
-			 ep_relkind_name(s->kind), "entries", (json_int_t)s->entries, "relocations",
+			 json_relkind(s->kind), "entries", (json_int_t)s->entries, "relocations",
 			 (json_int_t)s->relocations, "dynamic", s->dynamic, "bytes",
-			 (json_int_t)s->bytes, "compression", ep_chtype_label(s->ch_type),
+			 (json_int_t)s->bytes, "compression", json_chtype(s->ch_type),
 			 "decoded_bytes", (json_int_t)s->decoded_bytes, "target", "index",
 			 (json_int_t)s->target, "name", s->target_name, "executable",
 			 s->target_exec, "symtab", "index", (json_int_t)s->symtab, "name",
@@ -653,7 +668,7 @@ static void stats_usage(FILE *f)
 	      "  -q, --quiet         no progress bar on a terminal\n"
 	      "  --max-size=BYTES    refuse a compressed input or section that decodes to more\n"
 	      "                      than BYTES (K, M, G suffixes; default 1G)\n"
-	      "  --format=text|json  output for people (default) or machines (elfplt-stats/1)\n"
+	      "  --format=text|json  output for people (default) or machines (elfplt-stats/2)\n"
 	      "  --json              same as --format=json\n"
 	      "  --format=openmetrics  the totals as OpenMetrics gauges (GitLab metrics report)\n"
 	      "  -o, --output FILE   write the report to FILE ('-': standard output)\n"
@@ -716,7 +731,7 @@ static int cmd_stats(int argc, char **argv, struct ep_global *g)
 	if (rc)
 		return rc;
 	run.json = g->format == EP_FORMAT_JSON;
-	if (run.json && ep_json_stream_begin(&run.js, g->out, "elfplt-stats/1"))
+	if (run.json && ep_json_stream_begin(&run.js, g->out, "elfplt-stats/2"))
 		run.js.failed = true;
 
 	status = ep_for_each_image_jobs(g, in.v, in.n, false, compute_file, emit_file, stats_error,

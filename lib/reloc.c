@@ -26,6 +26,21 @@ const char *ep_relkind_name(enum ep_relkind kind)
 	return "?";
 }
 
+uint32_t ep_relkind_sh_type(enum ep_relkind kind)
+{
+	switch (kind) {
+	case EP_RELKIND_REL:
+		return SHT_REL;
+	case EP_RELKIND_RELA:
+		return SHT_RELA;
+	case EP_RELKIND_RELR:
+		return SHT_RELR;
+	case EP_RELKIND_CREL:
+		return SHT_CREL;
+	}
+	return SHT_NULL;
+}
+
 bool ep_is_relsec(const GElf_Shdr *sh)
 {
 	return sh->sh_type == SHT_REL || sh->sh_type == SHT_RELA || sh->sh_type == SHT_RELR ||

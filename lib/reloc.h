@@ -39,6 +39,12 @@ enum ep_relkind { EP_RELKIND_REL, EP_RELKIND_RELA, EP_RELKIND_RELR, EP_RELKIND_C
 /* "REL", "RELA", "RELR", "CREL" (the section types without SHT_). */
 const char *ep_relkind_name(enum ep_relkind kind);
 
+/*
+ * The section type (sh_type) a kind is read from: SHT_REL, SHT_RELA,
+ * SHT_RELR, for reports' {"name": "SHT_RELA", "value": 4} enumerations.
+ */
+uint32_t ep_relkind_sh_type(enum ep_relkind kind);
+
 /* A symbol table (SHT_SYMTAB or SHT_DYNSYM) with its SHT_SYMTAB_SHNDX, if any. */
 struct ep_symtab {
 	size_t index;	       /* section index; 0 when the table is absent */

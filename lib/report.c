@@ -453,10 +453,124 @@ void ep_table_cell_index(struct ep_table *t, uint64_t index, const char *name)
 	t->used += c->len;
 }
 
+static size_t text_width;
+
+void ep_text_width_set(size_t columns)
+{
+	text_width = columns;
+}
+
+size_t ep_text_width(void)
+{
+	return text_width;
+}
+
+size_t ep_text_abbrev(const char *s, size_t len, size_t width, char *buf)
+{
+	size_t head, tail;
+
+	if (len <= width) {
+		memcpy(buf, s, len);
+		buf[len] = '\0';
+		return len;
+	}
+	head = width / 2;
+	tail = width - 1 - head;
+	/* Cut before a UTF-8 continuation byte, never inside a character. */
+	while (head > 0 && ((unsigned char)s[head] & 0xc0) == 0x80)
+		head--;
+	while (tail > 0 && ((unsigned char)s[len - tail] & 0xc0) == 0x80)
+		tail--;
+	memcpy(buf, s, head);
+	buf[head] = '~';
+	memcpy(buf + head + 1, s + len - tail, tail);
+	buf[head + 1 + tail] = '\0';
+	return head + 1 + tail;
+}
+
+/* The width of columns [first, last) plus column 0 when first > 0, with separators. */
+static size_t span_width(const size_t *width, unsigned int first, unsigned int last)
+{
+	size_t w = first > 0 ? width[0] + 2 : 0;
+	unsigned int c;
+
+	for (c = first; c < last; c++)
+		w += width[c] + (c + 1 < last ? 2 : 0);
+	return w;
+}
+
+/*
+ * Narrow the left-aligned columns of a block (column 0 when first > 0, and
+ * [first, last)), widest first, down to EP_TABLE_MIN_NAME (or the header),
+ * until the block fits in room columns or none can narrow.
+ */
+static void narrow_names(const struct ep_table *t, size_t *width, unsigned int first,
+			 unsigned int last, size_t room)
+{
+	while (span_width(width, first, last) > room) {
+		unsigned int c, widest = t->ncols;
+
+		for (c = first > 0 ? 0 : first; c < last; c = c == 0 && first > 0 ? first : c + 1) {
+			size_t floor = t->cells[c].len > EP_TABLE_MIN_NAME ? t->cells[c].len
+									   : EP_TABLE_MIN_NAME;
+
+			if (t->align[c] == 'r' || width[c] <= floor)
+				continue;
+			if (widest == t->ncols || width[c] > width[widest])
+				widest = c;
+		}
+		if (widest == t->ncols)
+			return;
+		width[widest]--;
+	}
+}
+
+/* Print columns 0 (when first > 0) and [first, last) of every row. */
+static void print_span(const struct ep_table *t, FILE *out, const char *indent, const size_t *width,
+		       unsigned int first, unsigned int last, char *line)
+{
+	size_t ilen = strlen(indent), r;
+
+	for (r = 0; r < t->nrows; r++) {
+		size_t n = ilen;
+		unsigned int c;
+
+		memcpy(line, indent, ilen);
+		for (c = first > 0 ? 0 : first; c < last; c = c == 0 && first > 0 ? first : c + 1) {
+			const struct ep_cell *cell = &t->cells[r * t->ncols + c];
+			const char *text = t->text + cell->off;
+			size_t len = cell->len, pad;
+			bool final = c + 1 == last;
+
+			if (len > width[c])
+				len = ep_text_abbrev(text, len, width[c], line + n + width[c] + 1);
+			if (len != cell->len)
+				text = line + n + width[c] + 1;
+			pad = width[c] - len;
+			if (t->align[c] == 'r') {
+				memset(line + n, ' ', pad);
+				n += pad;
+			}
+			memmove(line + n, text, len);
+			n += len;
+			if (t->align[c] != 'r' && !final) {
+				memset(line + n, ' ', pad);
+				n += pad;
+			}
+			if (!final) {
+				memcpy(line + n, "  ", 2);
+				n += 2;
+			}
+		}
+		line[n++] = '\n';
+		fwrite(line, 1, n, out);
+	}
+}
+
 int ep_table_print(const struct ep_table *t, FILE *out, const char *indent)
 {
-	size_t width[16] = { 0 }, line_max, ilen = strlen(indent), r;
-	unsigned int c;
+	size_t width[16] = { 0 }, line_max, ilen = strlen(indent), r, room;
+	unsigned int c, first;
 	char *line;
 
 	if (t->nomem)
@@ -468,36 +582,31 @@ int ep_table_print(const struct ep_table *t, FILE *out, const char *indent)
 	/* One line at a time into a buffer: padding is memset, not printf. */
 	line_max = ilen + 1;
 	for (c = 0; c < t->ncols; c++)
-		line_max += width[c] + 2;
+		line_max += 2 * width[c] + 4; /* room for an abbreviation beyond the cell */
 	line = malloc(line_max);
 	if (!line)
 		return -EP_ENOMEM;
-	for (r = 0; r < t->nrows; r++) {
-		size_t n = ilen;
+	room = text_width > ilen ? text_width - ilen : 1;
+	if (text_width && span_width(width, 0, t->ncols) > room) {
+		/* Abbreviated names when that is enough, else whole names in blocks. */
+		size_t narrowed[16];
 
-		memcpy(line, indent, ilen);
-		for (c = 0; c < t->ncols; c++) {
-			const struct ep_cell *cell = &t->cells[r * t->ncols + c];
-			size_t pad = width[c] - cell->len;
-			bool last = c + 1 == t->ncols;
+		memcpy(narrowed, width, sizeof(narrowed));
+		narrow_names(t, narrowed, 0, t->ncols, room);
+		if (span_width(narrowed, 0, t->ncols) <= room)
+			memcpy(width, narrowed, sizeof(width));
+	}
+	/* As many columns as fit in each block, column 0 leading each. */
+	for (first = 0; first < t->ncols;) {
+		unsigned int last = first + 1;
 
-			if (t->align[c] == 'r') {
-				memset(line + n, ' ', pad);
-				n += pad;
-			}
-			memcpy(line + n, t->text + cell->off, cell->len);
-			n += cell->len;
-			if (t->align[c] != 'r' && !last) {
-				memset(line + n, ' ', pad);
-				n += pad;
-			}
-			if (!last) {
-				memcpy(line + n, "  ", 2);
-				n += 2;
-			}
-		}
-		line[n++] = '\n';
-		fwrite(line, 1, n, out);
+		while (last < t->ncols &&
+		       (!text_width || span_width(width, first, last + 1) <= room))
+			last++;
+		if (text_width)
+			narrow_names(t, width, first, last, room);
+		print_span(t, out, indent, width, first, last, line);
+		first = last;
 	}
 	free(line);
 	return 0;

@@ -21,7 +21,7 @@
 #include "lib/error.h"
 
 /*
- * A new document for schema ("elfplt-stats/1") with an empty "files" array
+ * A new document for schema ("elfplt-stats/2") with an empty "files" array
  * and "totals" object.  Returns NULL when out of memory.
  */
 json_t *ep_report_new(const char *schema);
@@ -126,8 +126,38 @@ void ep_table_cell_index(struct ep_table *t, uint64_t index, const char *name);
 /*
  * Print t to out, each line starting with indent, columns separated by two
  * spaces and padded to their widest cell.  Returns 0 or -EP_ENOMEM.
+ *
+ * With a text width set (ep_text_width_set()), a table wider than it is
+ * fitted: when narrowing its left-aligned columns (names) is enough, they
+ * are narrowed, the widest first but none below EP_TABLE_MIN_NAME columns
+ * or its header, each longer cell abbreviated in the middle
+ * (ep_text_abbrev()); otherwise the columns that do not fit are printed
+ * below as further tables of the same rows, each led again by the first
+ * column (the row's key), and a block still too wide is narrowed so.
+ * Widths are counted in bytes: the tables' text is ASCII but for names.
  */
 int ep_table_print(const struct ep_table *t, FILE *out, const char *indent);
+
+/* The narrowest a name column is made to fit a table in the width. */
+#define EP_TABLE_MIN_NAME 16
+
+/*
+ * The width, in columns, text output is fitted to (tables by
+ * ep_table_print(), other lines by the command's output stream); 0 (the
+ * default, and --wide) for no limit.  Set once before the run: worker
+ * processes inherit it.
+ */
+void ep_text_width_set(size_t columns);
+size_t ep_text_width(void);
+
+/*
+ * s (len bytes) abbreviated to at most width bytes by replacing its middle
+ * with one '~': the first (width - 1 + 1) / 2 and the last (width - 1) / 2
+ * bytes are kept, never splitting a UTF-8 sequence.  Writes to buf (at least
+ * width + 1 bytes) and returns the bytes written, or copies s whole when it
+ * fits.  width >= 3.
+ */
+size_t ep_text_abbrev(const char *s, size_t len, size_t width, char *buf);
 
 /* Rows added so far. */
 size_t ep_table_rows(const struct ep_table *t);

@@ -3,6 +3,11 @@
 # Environment (set by the Makefile's AM_TESTS_ENVIRONMENT): top_srcdir,
 # top_builddir, ELFPLT (the binary), YAML2OBJ, READELF, JQ ("no" if missing).
 # Each test exits 0 (pass), 1 (fail) or 77 (skipped, with the reason).
+#
+# Every JSON document a test makes elfplt write is validated against its
+# schema in schema/: ELFPLT becomes tests/elfplt-json-copy.sh, which runs
+# ELFPLT_BIN (the binary; use it for valgrind) and keeps a copy of each
+# document in $ELFPLT_JSON_DIR; done_testing validates them all.
 
 set -u
 : "${top_srcdir:?run the tests through make check}"
@@ -10,6 +15,10 @@ FIXTURES=$top_srcdir/tests/fixtures
 T=$(mktemp -d "${TMPDIR:-/tmp}/elfplt-test.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 nfail=0
+ELFPLT_BIN=${ELFPLT_BIN:-$ELFPLT}
+ELFPLT=$top_srcdir/tests/elfplt-json-copy.sh
+ELFPLT_JSON_DIR=$T/json
+export ELFPLT ELFPLT_BIN ELFPLT_JSON_DIR
 
 # skip REASON: skip the test (exit 77).  A skip cannot hide a failure: after
 # a recorded failure it fails, and under CI=true (CI runs .ci/run where
@@ -108,8 +117,21 @@ jqp() {
 	"$JQ" -r "$PLT2_JQ $2" "$1"
 }
 
+# validate_json: validate the documents elfplt wrote in this test
+# (tests/validate-json.py); a document that fails its schema fails the test.
+# Python 3 with jsonschema is a dependency of the tests (./bootstrap).
+validate_json() {
+	[ -d "$ELFPLT_JSON_DIR" ] || return 0
+	if python3 "$top_srcdir/tests/validate-json.py" "$top_srcdir/schema" "$ELFPLT_JSON_DIR"; then
+		:
+	else
+		fail "elfplt's JSON does not match schema/ (above)"
+	fi
+}
+
 # done_testing: exit 1 if any check failed.
 done_testing() {
+	validate_json
 	if [ "$nfail" -ne 0 ]; then
 		echo "$nfail check(s) failed"
 		exit 1

@@ -149,11 +149,15 @@ while read -r lo rt rd sy dbg; do
 	i=0
 	for sec in $rel.text $rel.data; do
 		case $sec in *.text) n=300 comp=$rt ;; *) n=40 comp=$rd ;; esac
+		# The gABI's ch_type: ELFCOMPRESS_ZLIB 1, ELFCOMPRESS_ZSTD 2; null if plain.
+		case $comp in none) comp=null ;; zlib) comp=ELFCOMPRESS_ZLIB/1 ;;
+		zstd) comp=ELFCOMPRESS_ZSTD/2 ;; esac
 		set -- $(shdr "$f" "$sec")
 		check "$name $sec: entries, compression, bytes, decoded_bytes" \
 			"$n $comp $((0x$2)) $((n * relsz))" \
 			"$(jqr "$T/s.json" ".files[0].relocations.sections[$i] |
-				\"\(.entries) \(.compression) \(.bytes) \(.decoded_bytes)\"")"
+				\"\(.entries) \(if .compression then \"\(.compression.name)/\(.compression.value)\"
+				  else \"null\" end) \(.bytes) \(.decoded_bytes)\"")"
 		i=$((i + 1))
 	done
 	check "$name: compressed_sections (readelf -SW, -t)" \

@@ -12,11 +12,12 @@ pie=$(fixture stats-pie)
 dso=$(fixture stats-relr)
 "$READELF" -lW "$pie" | grep -q 'INTERP' || fail "fixture has no PT_INTERP"
 "$READELF" -lW "$dso" | grep -q 'INTERP' && fail "stats-relr has a PT_INTERP"
+# --wide: the header line whole, which a long $TMPDIR would fold at 100 columns.
 check "PIE header line" "$pie: ELF64 LSB x86-64 position-independent executable, 0 relocations in 0 sections" \
-	"$("$ELFPLT" stats "$pie" | head -n 1)"
-case "$("$ELFPLT" stats "$dso" | head -n 1)" in
+	"$("$ELFPLT" stats --wide "$pie" | head -n 1)"
+case "$("$ELFPLT" stats --wide "$dso" | head -n 1)" in
 *" shared object, "*) echo "ok: ET_DYN without PT_INTERP is a shared object" ;;
-*) fail "ET_DYN without PT_INTERP: $("$ELFPLT" stats "$dso" | head -n 1)" ;;
+*) fail "ET_DYN without PT_INTERP: $("$ELFPLT" stats --wide "$dso" | head -n 1)" ;;
 esac
 
 mkdir -p "$T/empty" "$T/text"

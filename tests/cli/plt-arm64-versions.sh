@@ -62,7 +62,8 @@ check "no .text.ftrace_trampoline: rejects" \
 # before 6.1.51: .exit.text core (5 2); the header line and the JSON say so.
 check "6.1.0-57-arm64" "6.1 vermagic 5 2 24 false" "$(at 6.1.0-57-arm64)"
 check "6.1.0-57-arm64: sublevel_known" false "$(jqp "$j" '.files[0] | kernel.sublevel_known')"
-"$ELFPLT" plt "$T/6.1.0-57-arm64.ko" >"$T/deb.txt" || fail "text exited $?"
+# --wide: the header line in one line, as a long $TMPDIR would fold it.
+"$ELFPLT" plt --wide "$T/6.1.0-57-arm64.ko" >"$T/deb.txt" || fail "text exited $?"
 grep -q "; kernel 6.1 (vermagic 6.1.0-57: sublevel unknown, read as 6.1.0), no mod_unload," \
 	"$T/deb.txt" || fail "Debian 6.1 header line: $(head -n 1 "$T/deb.txt")"
 # --kernel=6.1.51 chooses the other reading: 3 4, and the sublevel is known.
@@ -78,7 +79,7 @@ check "6.12 (no sublevel): sublevel_known" false "$(jqp "$j" '.files[0] | kernel
 check "7.3.1" "7.3.1 vermagic 3 4 12 true" "$(at 7.3.1)"
 check "7.3.1: checked_through, beyond_checked" "7.2 true" \
 	"$(jqr "$j" '.files[0].rules | "\(.checked_through) \(.beyond_checked)"')"
-"$ELFPLT" plt "$T/7.3.1.ko" >"$T/beyond.txt" || fail "7.3.1 text exited $?"
+"$ELFPLT" plt --wide "$T/7.3.1.ko" >"$T/beyond.txt" || fail "7.3.1 text exited $?"
 grep -q "; kernel 7.3.1 (vermagic) modelled with the rules of 7.2, the newest the model was checked against" \
 	"$T/beyond.txt" || fail "7.3.1 header line: $(head -n 1 "$T/beyond.txt")"
 "$ELFPLT" plt --json "$T/7.3.1.ko" "$T/7.2.13.ko" >"$j" || fail "two exited $?"

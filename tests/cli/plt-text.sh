@@ -37,7 +37,9 @@ hasnt() {
 	fi
 }
 
-"$ELFPLT" plt "$basic" "$x86" "$linked" >"$out" || fail "details exited $?"
+# --wide: every table in one piece (elfplt(1) TEXT WIDTH; the fitted
+# tables are checked below and in text-fit.sh).
+"$ELFPLT" plt --wide "$basic" "$x86" "$linked" >"$out" || fail "details exited $?"
 # Each model its own section columns.
 has "arm64 columns" "[Nr] relocations target group relocs branches need slots minimal \
 veneers spare sorted<5.8 sorted>=5.8" "$out"
@@ -68,7 +70,7 @@ has "linked PLT" "PLT: 3 slots (2 JUMP_SLOT, 1 IRELATIVE); GOT: 2 GLOB_DAT entri
 hasnt "no sum across models" "slots: 13|13 slots" "$out"
 
 # --summary: one table per model, headers as in the details (5.8 kept).
-"$ELFPLT" plt --summary "$basic" "$x86" "$linked" >"$out" || fail "summary exited $?"
+"$ELFPLT" plt --wide --summary "$basic" "$x86" "$linked" >"$out" || fail "summary exited $?"
 has "module summary header" "module sorted<5.8 sorted>=5.8 slots minimal" "$out"
 has "object summary header" "object branches undefined PLT slots max GOT relocs GOT entries max" "$out"
 has "linked summary header" "linked file PLT slots JUMP_SLOT IRELATIVE GLOB_DAT .plt bytes \
@@ -77,6 +79,25 @@ has "the common directory" "paths below $T/" "$out"
 has "module row: sorted 11/8, slots 8, minimal 7" "plt-arm64-basic 11 8 8 7" "$out"
 has "object row" "plt-object-x86 4 3 2 3 2" "$out"
 has "linked row" "plt-linked 3 2 1 2 64 48 16 40" "$out"
+
+# Fitted to 100 columns (a pipe), the tables too wide go on below, each
+# block led again by the first column: joined, the same columns and rows.
+# unsplit FILE FIRST: the lines of the table whose header starts with FIRST,
+# squeezed, each block's rows appended to the first block's, the repeated
+# first cell dropped.
+unsplit() {
+	squeeze "$1" | awk -v first="$2" '
+		index($0, first " ") == 1 { blk++; row = 0; on = 1 }
+		on && ($0 == "" || (index($0, first " ") != 1 && $1 !~ /^\[|^plt-/)) { on = 0 }
+		on { key = $1; sub(/^[^ ]+ /, ""); line[row] = line[row] (blk > 1 ? " " $0 : key " " $0);
+		     row++; n = row > n ? row : n }
+		END { for (i = 0; i < n; i++) print line[i] }'
+}
+"$ELFPLT" plt "$basic" >"$out" || fail "fitted exited $?"
+check "arm64 table: split in two blocks at 100 columns" 2 "$(grep -c '^ *\[Nr\]' "$out")"
+check "arm64 table, joined: header and rows" "[Nr] relocations target group relocs branches \
+need slots minimal veneers spare sorted<5.8 sorted>=5.8|[2] .rela.text [1] .text core 8 7 6 6 5 0 1 8 6|\
+[4] .rela.init.text [3] .init.text init 3 3 2 2 2 0 1 3 2" "$(unsplit "$out" '[Nr]' | paste -sd '|')"
 
 # Two modules of one name in different directories stay apart.
 mkdir "$T/a" "$T/b"

@@ -81,7 +81,7 @@ trampoline core 2" "$(jqr "$j" '[.totals.slots.by_kind[] | "\(.kind) \(.group) \
 	join(" ")')"
 
 # Per-section GOT relocations and the target of .rela.dyn (sh_info 0),
-# which is {"index": 0, "name": ""} as in elfplt-stats/1.
+# which is {"index": 0, "name": ""} as in elfplt-stats/2.
 check ".rela.dyn target" '0 ""' "$(jqr "$j" '.files[2].sections[] |
 	select(.name == ".rela.dyn") | "\(.target.index) \(.target.name | tojson)"')"
 check ".rela.dyn GLOB_DAT (environ, stdout)" 2 "$(jqr "$j" '.files[2].sections[] |

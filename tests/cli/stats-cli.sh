@@ -36,7 +36,7 @@ case "$version" in
 esac
 "$ELFPLT" stats --json "$x86" >"$T/v.json"
 check "--version matches elfplt_version in JSON" "$version" "elfplt $(jqr "$T/v.json" .elfplt_version)"
-check "JSON schema" "elfplt-stats/1" "$(jqr "$T/v.json" .schema)"
+check "JSON schema" "elfplt-stats/2" "$(jqr "$T/v.json" .schema)"
 
 run "$ELFPLT" --help
 check "--help: exit status" 0 "$rc"

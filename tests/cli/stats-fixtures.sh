@@ -53,9 +53,9 @@ check "x86-64: total" 12 "$(jqr "$T/out.json" '.files[0].relocations.total')"
 check "x86-64: by_type" \
 	"R_X86_64_32:10:1 R_X86_64_64:1:4 R_X86_64_NONE:0:1 R_X86_64_PC32:2:3 R_X86_64_PLT32:4:3" \
 	"$(by_type "$T/out.json" '.files[0].relocations.by_type')"
-check "x86-64: sections" "6 .rela.text RELA 9 1 .text true 7 .rela.data RELA 3 3 .data false" \
+check "x86-64: sections" "6 .rela.text SHT_RELA/4 9 1 .text true 7 .rela.data SHT_RELA/4 3 3 .data false" \
 	"$(jqr "$T/out.json" '[.files[0].relocations.sections[] |
-		"\(.index) \(.name) \(.kind) \(.entries) \(.target.index) \(.target.name)" +
+		"\(.index) \(.name) \(.kind.name)/\(.kind.value) \(.entries) \(.target.index) \(.target.name)" +
 		" \(.target.executable)"] | join(" ")')"
 check "x86-64: .rela.data by_type" "R_X86_64_64:1:3" \
 	"$(by_type "$T/out.json" '.files[0].relocations.sections[1].by_type')"
@@ -91,9 +91,9 @@ check "mips: class/data/machine" "ELFCLASS32 ELFDATA2MSB EM_MIPS 8" \
 check "mips: total" 7 "$(jqr "$T/out.json" '.files[0].relocations.total')"
 check "mips: by_type" "R_MIPS_26:4:3 R_MIPS_32:2:2 R_MIPS_HI16:5:1 R_MIPS_LO16:6:1" \
 	"$(by_type "$T/out.json" '.files[0].relocations.by_type')"
-check "mips: sections" "3 .rel.text REL 5 1 4 .rela.data RELA 2 2" \
+check "mips: sections" "3 .rel.text SHT_REL/9 5 1 4 .rela.data SHT_RELA/4 2 2" \
 	"$(jqr "$T/out.json" '[.files[0].relocations.sections[] |
-		"\(.index) \(.name) \(.kind) \(.entries) \(.target.index)"] | join(" ")')"
+		"\(.index) \(.name) \(.kind.name)/\(.kind.value) \(.entries) \(.target.index)"] | join(" ")')"
 # .rel.text (target 1): callee x2 undefined, helper (in .text) same, counter
 # (in .data) x2 other.  .rela.data (target 2): helper other, counter same.
 # none 0, undefined 2, same 2, other 3, abs 0; distinct callee, helper, counter.
@@ -120,9 +120,9 @@ run_json "$f"
 check "relr: type" ET_DYN "$(jqr "$T/out.json" '.files[0].elf.type.name')"
 # 8 + 2 + 6 = 16.
 check "relr: total" 16 "$(jqr "$T/out.json" '.files[0].relocations.total')"
-check "relr: .relr.dyn" "RELR 4 6" \
+check "relr: .relr.dyn" "SHT_RELR/19 4 6" \
 	"$(jqr "$T/out.json" '.files[0].relocations.sections[] | select(.name == ".relr.dyn") |
-		"\(.kind) \(.entries) \(.relocations)"')"
+		"\(.kind.name)/\(.kind.value) \(.entries) \(.relocations)"')"
 # RELATIVE = 5 in .rela.dyn + 6 in .relr.dyn = 11.
 check "relr: by_type" "R_AARCH64_ABS64:257:1 R_AARCH64_GLOB_DAT:1025:1 \
 R_AARCH64_IRELATIVE:1032:1 R_AARCH64_JUMP_SLOT:1026:2 R_AARCH64_RELATIVE:1027:11" \

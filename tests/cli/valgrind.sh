@@ -27,14 +27,15 @@ else
 	echo "note: no real modules (fetch-modules.sh: $rc), the fixture instead"
 fi
 
-# memcheck WANT CMD ARGS...: elfplt under valgrind must exit WANT.
+# memcheck WANT CMD ARGS...: elfplt under valgrind must exit WANT.  The
+# binary itself (ELFPLT_BIN), not tests/lib.sh's JSON-keeping wrapper.
 memcheck() {
 	want=$1
 	shift
 	rc=0
 	valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect \
 		--error-exitcode=99 --log-file="$T/vg.log" \
-		"$ELFPLT" "$@" >/dev/null 2>"$T/err" </dev/null || rc=$?
+		"$ELFPLT_BIN" "$@" >/dev/null 2>"$T/err" </dev/null || rc=$?
 	check "valgrind elfplt $*: exit status" "$want" "$rc"
 	[ "$rc" = "$want" ] || cat "$T/vg.log" "$T/err"
 }

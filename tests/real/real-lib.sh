@@ -22,7 +22,7 @@ modules_dir() {
 	echo "$_dir"
 }
 
-# elfplt_counts JSON: from an elfplt-stats/1 document, the lines
+# elfplt_counts JSON: from an elfplt-stats/2 document, the lines
 # PATH<TAB>TYPE<TAB>COUNT for each relocation type of each file and
 # PATH<TAB>TOTAL<TAB>N, sorted: the same shape as readelf_counts's.
 elfplt_counts() {
