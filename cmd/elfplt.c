@@ -44,7 +44,8 @@ static void usage(FILE *f)
 	size_t i;
 
 	fputs("usage: elfplt [--version] [--help] [--format=text|json] [-o FILE] [-j N] [-q]\n"
-	      "              [--max-size=BYTES] <command> [options] [PATH...]\n\ncommands:\n",
+	      "              [--max-size=BYTES] [--access=read|mmap|hybrid]\n"
+	      "              <command> [options] [PATH...]\n\ncommands:\n",
 	      f);
 	for (i = 0; i < NCOMMANDS; i++)
 		if (!commands[i]->hidden)
@@ -58,7 +59,9 @@ static void usage(FILE *f)
 	      "  -j, --jobs N        analyse N files at a time (default: one per CPU, at most 8)\n"
 	      "  -q, --quiet         no progress bar on a terminal\n"
 	      "  --max-size=BYTES    refuse a compressed input or section that decodes to more\n"
-	      "                      than BYTES (K, M, G suffixes: KiB, MiB, GiB; default 1G)\n",
+	      "                      than BYTES (K, M, G suffixes: KiB, MiB, GiB; default 1G)\n"
+	      "  --access=MODE       how a file's bytes come in: hybrid (default: what is read,\n"
+	      "                      pread() under 4 pages, mapped from 4 pages), read, mmap\n",
 	      f);
 }
 
@@ -80,6 +83,7 @@ static int parse_jobs(struct ep_global *g, const char *arg)
 
 int ep_global_option(struct ep_global *g, int c, const char *arg)
 {
+	enum ep_access access;
 	uint64_t size;
 
 	switch (c) {
@@ -117,7 +121,40 @@ int ep_global_option(struct ep_global *g, int c, const char *arg)
 		ep_input_set_max_size(size);
 		ep_section_decoded_max_set(size);
 		return 1;
+	case 0x103:
+		if (ep_access_parse(arg, &access)) {
+			ep_usage_error(g->cmd, "--access takes read, mmap or hybrid, not '%s'", arg);
+			return -1;
+		}
+		ep_access_set(access, ep_access_threshold());
+		return 1;
 	}
+	return 0;
+}
+
+/*
+ * ELFPLT_ACCESS (read, mmap, hybrid) and ELFPLT_MMAP_THRESHOLD (bytes, K, M,
+ * G suffixes) set the access mode and threshold before the options, which
+ * win.  Returns 0, or -1 after a usage error.
+ */
+static int access_from_env(void)
+{
+	const char *mode = getenv("ELFPLT_ACCESS"), *thr = getenv("ELFPLT_MMAP_THRESHOLD");
+	enum ep_access access = EP_ACCESS_HYBRID;
+	uint64_t bytes = 0;
+
+	if (mode && *mode && ep_access_parse(mode, &access)) {
+		ep_usage_error(NULL, "ELFPLT_ACCESS takes read, mmap or hybrid, not '%s'", mode);
+		return -1;
+	}
+	if (thr && *thr && (ep_parse_size(thr, &bytes) || bytes == 0)) {
+		ep_usage_error(NULL,
+			       "ELFPLT_MMAP_THRESHOLD takes a number of bytes over 0, optionally "
+			       "with K, M, G (KiB, MiB, GiB), not '%s'",
+			       thr);
+		return -1;
+	}
+	ep_access_set(access, bytes);
 	return 0;
 }
 
@@ -173,6 +210,8 @@ int main(int argc, char **argv)
 	const struct ep_cmd *cmd;
 	int c, rc;
 
+	if (access_from_env())
+		return EP_EXIT_USAGE;
 	opterr = 0;
 	/* "+": stop at the command name so its own options reach it. */
 	while ((c = getopt_long(argc, argv, "+" EP_GLOBAL_SHORTOPTS "V", longopts, NULL)) != -1) {

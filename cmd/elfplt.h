@@ -57,7 +57,7 @@ struct ep_paths;
 	{ "format", required_argument, NULL, 0x100 }, { "json", no_argument, NULL, 0x101 },        \
 	{ "output", required_argument, NULL, 'o' }, { "jobs", required_argument, NULL, 'j' },      \
 	{ "quiet", no_argument, NULL, 'q' }, { "max-size", required_argument, NULL, 0x102 },       \
-	{ "help", no_argument, NULL, 'h' }
+	{ "help", no_argument, NULL, 'h' }, { "access", required_argument, NULL, 0x103 }
 /* clang-format on */
 
 /* Short options of EP_GLOBAL_LONGOPTS, to prepend to a command's own. */
@@ -66,8 +66,9 @@ struct ep_paths;
 /* cmd/elfplt.c, the dispatcher: */
 
 /*
- * Handle a global option returned by getopt_long(): --format, --json, -o and
- * --max-size (which sets ep_input_set_max_size()).  Returns 1 when handled,
+ * Handle a global option returned by getopt_long(): --format, --json, -o,
+ * --max-size (which sets ep_input_set_max_size()) and --access (which sets
+ * ep_access_set(), lib/blob.h).  Returns 1 when handled,
  * 0 when c is not a global option, -1 after printing a usage error.
  */
 int ep_global_option(struct ep_global *g, int c, const char *arg);

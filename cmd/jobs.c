@@ -230,7 +230,7 @@ static void process(const struct run *r, size_t i, struct outcome *o)
 		free(clean);
 		return;
 	}
-	o->rc = ep_image_open(&img, shown, blob.bytes, blob.size, &o->err);
+	o->rc = ep_image_open_blob(&img, shown, &blob, &o->err);
 	if (o->rc == 0) {
 		o->rc = r->compute(&img, &blob, r->ctx, &o->result, &o->result_len, &o->err);
 		ep_image_close(&img);
