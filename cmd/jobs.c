@@ -177,6 +177,15 @@ static bool taken_before(const struct run *r, size_t i, const struct outcome *o)
 }
 
 /*
+ * Whether this process has opened a file with more than one hard link: until
+ * it has, no walked file can be one taken before under another name, and
+ * taken_unopened() spares its stat() (one stat per file: the open's fstat()).
+ * A file reached twice under one name (a directory named twice) is still
+ * caught after its open, by taken_before().
+ */
+static bool links_seen;
+
+/*
  * Input i, walked or an archive's member, is a file taken before, by
  * stat(): it is passed over without being opened or decoded again.  (What
  * opens is checked again by its fstat() identity, in taken_before().)
@@ -185,7 +194,7 @@ static bool taken_unopened(const struct run *r, size_t i, struct outcome *o)
 {
 	struct stat st;
 
-	if (!r->pl->walked[i] || r->pl->members[i].error ||
+	if (!links_seen || !r->pl->walked[i] || r->pl->members[i].error ||
 	    stat(ep_pathlist_file(r->pl, i), &st) != 0 ||
 	    !ep_inode_set_has(*seen_set(r), (uint64_t)st.st_dev, (uint64_t)st.st_ino,
 			      id_offset(r, i)))
@@ -221,6 +230,7 @@ static void process(const struct run *r, size_t i, struct outcome *o)
 	o->has_id = true;
 	o->dev = blob.st_dev;
 	o->ino = blob.st_ino;
+	links_seen = links_seen || blob.st_nlink > 1;
 	o->dup = taken_before(r, i, o);
 	/* The walk lists files unopened: an archive among them shows here. */
 	o->archive = r->pl->walked[i] && !r->pl->members[i].archive &&

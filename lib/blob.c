@@ -138,13 +138,14 @@ int ep_blob_check(const struct ep_blob *b, struct ep_error *err)
 	return 0;
 }
 
-int ep_open_regular(const char *path, struct stat *st)
+/* ep_open_regular(), with the stat() before the open or without it. */
+static int open_regular(const char *path, struct stat *st, bool stat_first)
 {
 	int fd;
 
-	if (stat(path, st) != 0)
+	if (stat_first && stat(path, st) != 0)
 		return -1;
-	if (!S_ISREG(st->st_mode))
+	if (stat_first && !S_ISREG(st->st_mode))
 		return -2;
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
@@ -161,6 +162,11 @@ int ep_open_regular(const char *path, struct stat *st)
 		return -2;
 	}
 	return fd;
+}
+
+int ep_open_regular(const char *path, struct stat *st)
+{
+	return open_regular(path, st, true);
 }
 
 
@@ -438,7 +444,7 @@ static int map_part(struct ep_blob *b, int fd, uint64_t offset, uint64_t size, b
  */
 static int open_part(struct ep_blob *b, const char *path, const char *file, uint64_t offset,
 		     uint64_t size, bool whole, bool populate, enum ep_access access,
-		     struct ep_error *err)
+		     bool listed_regular, struct ep_error *err)
 {
 	const char *via = strcmp(path, file) != 0 ? file : NULL;
 	struct stat st;
@@ -451,7 +457,7 @@ static int open_part(struct ep_blob *b, const char *path, const char *file, uint
 	if (!path[0])
 		return ep_error_set(err, EP_EIO, "'': %s", strerror(ENOENT));
 	/* A FIFO or a device is refused without being opened. */
-	fd = ep_open_regular(file, &st);
+	fd = open_regular(file, &st, !listed_regular);
 	if (fd == -2)
 		return ep_error_set(err, EP_EIO, "%s: %s%snot a regular file", path, via ? via : "",
 				    via ? ": " : "");
@@ -490,33 +496,35 @@ out:
 	if (!rc) {
 		b->st_dev = (uint64_t)st.st_dev;
 		b->st_ino = (uint64_t)st.st_ino;
+		b->st_nlink = (uint64_t)st.st_nlink;
 	}
 	return rc;
 }
 
 int ep_blob_open(struct ep_blob *b, const char *path, bool populate, struct ep_error *err)
 {
-	return open_part(b, path, path, 0, 0, true, populate, EP_ACCESS_MMAP, err);
+	return open_part(b, path, path, 0, 0, true, populate, EP_ACCESS_MMAP, false, err);
 }
 
 int ep_blob_open_file(struct ep_blob *b, const char *path, const char *file, bool populate,
 		      struct ep_error *err)
 {
-	return open_part(b, path, file, 0, 0, true, populate, EP_ACCESS_MMAP, err);
+	return open_part(b, path, file, 0, 0, true, populate, EP_ACCESS_MMAP, false, err);
 }
 
 int ep_blob_open_part(struct ep_blob *b, const char *path, const char *file, uint64_t offset,
 		      uint64_t size, bool populate, struct ep_error *err)
 {
-	return open_part(b, path, file, offset, size, false, populate, EP_ACCESS_MMAP, err);
+	return open_part(b, path, file, offset, size, false, populate, EP_ACCESS_MMAP, false, err);
 }
 
 int ep_blob_open_access(struct ep_blob *b, const char *path, const char *file, uint64_t offset,
-			uint64_t size, bool populate, enum ep_access access, struct ep_error *err)
+			uint64_t size, bool populate, enum ep_access access, bool listed_regular,
+			struct ep_error *err)
 {
 	bool whole = offset == 0 && size == 0;
 
-	return open_part(b, path, file, offset, size, whole, populate, access,
+	return open_part(b, path, file, offset, size, whole, populate, access, listed_regular,
 			 err);
 }
 

@@ -54,6 +54,7 @@ struct ep_blob {
 	const char *archive;	 /* a member's archive as named, else NULL */
 	const char *member;	 /* a member's name in its archive, else NULL */
 	uint64_t st_dev, st_ino; /* file's identity (fstat), for hard links */
+	uint64_t st_nlink;	 /* its hard links (fstat) */
 	/*
 	 * EP_ACCESS_READ or EP_ACCESS_HYBRID (ep_blob_open_access()): bytes is
 	 * a window of size bytes of which only the first (at most 64) bytes
@@ -81,12 +82,15 @@ const char *ep_access_name(enum ep_access mode);
 
 /*
  * ep_blob_open_part() (size 0 and offset 0: the whole file) with the given
- * access mode.  A sparse blob (EP_ACCESS_READ, EP_ACCESS_HYBRID) holds the
+ * access mode.  listed_regular: a directory walk saw file as a regular file
+ * (readdir()'s d_type): it is opened without a stat() first, and refused
+ * after its fstat() if it is not regular any more.  A sparse blob (EP_ACCESS_READ, EP_ACCESS_HYBRID) holds the
  * one reused window of the process: while one is open, another opens
  * mapped.  Errors as ep_blob_open_part()'s.
  */
 int ep_blob_open_access(struct ep_blob *blob, const char *path, const char *file, uint64_t offset,
-			uint64_t size, bool populate, enum ep_access access, struct ep_error *err);
+			uint64_t size, bool populate, enum ep_access access, bool listed_regular,
+			struct ep_error *err);
 
 /*
  * Bring the image bytes [off, off + len) of blob in, clipped to the image:

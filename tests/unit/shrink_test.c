@@ -63,7 +63,7 @@ static void check_sparse(size_t page)
 
 	ep_access_set(EP_ACCESS_HYBRID, 0);
 	CHECK(ep_access_threshold() == 4 * page);
-	CHECK(ep_blob_open_access(&b, p1, p1, 0, 0, false, EP_ACCESS_HYBRID, &err) == 0);
+	CHECK(ep_blob_open_access(&b, p1, p1, 0, 0, false, EP_ACCESS_HYBRID, false, &err) == 0);
 	CHECK(b.sparse && !b.mapped && b.size == 16 * page);
 	CHECK(b.bytes[0] == 0xAA && b.bytes[64] == 0); /* only the first 64 bytes so far */
 	ep_access_counts(&c0);
@@ -87,7 +87,7 @@ static void check_sparse(size_t page)
 	ep_blob_close(&b);
 
 	/* Read mode reads even a large range; the last file's bytes are gone. */
-	CHECK(ep_blob_open_access(&b, p2, p2, 0, 0, false, EP_ACCESS_READ, &err) == 0);
+	CHECK(ep_blob_open_access(&b, p2, p2, 0, 0, false, EP_ACCESS_READ, false, &err) == 0);
 	CHECK(b.sparse && b.bytes[100] == 0 && b.bytes[9 * page] == 0);
 	ep_access_counts(&c0);
 	CHECK(ep_blob_need(&b, 0, 16 * page, &err) == 0);
@@ -97,7 +97,7 @@ static void check_sparse(size_t page)
 	CHECK(ftruncate(fd2, (off_t)page) == 0);
 	CHECK(ep_blob_check(&b, &err) == 0); /* read before it shrank */
 	ep_blob_close(&b);
-	CHECK(ep_blob_open_access(&b, p2, p2, 0, 0, false, EP_ACCESS_READ, &err) == 0);
+	CHECK(ep_blob_open_access(&b, p2, p2, 0, 0, false, EP_ACCESS_READ, false, &err) == 0);
 	CHECK(ftruncate(fd2, 200) == 0);
 	CHECK(ep_blob_need(&b, 0, page, &err) == 0);
 	CHECK(b.bytes[199] == 0xAA && b.bytes[200] == 0);
@@ -105,7 +105,7 @@ static void check_sparse(size_t page)
 	ep_blob_close(&b);
 
 	/* mmap mode maps the whole file, as ep_blob_open() does. */
-	CHECK(ep_blob_open_access(&b, p2, p2, 0, 0, false, EP_ACCESS_MMAP, &err) == 0);
+	CHECK(ep_blob_open_access(&b, p2, p2, 0, 0, false, EP_ACCESS_MMAP, false, &err) == 0);
 	CHECK(!b.sparse && b.mapped && b.size == 200);
 	ep_blob_close(&b);
 	close(fd1);
