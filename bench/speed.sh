@@ -49,7 +49,7 @@ have() {
 	echo "  (skipped: $2, $1 not installed)"
 	return 1
 }
-# run_set [ROUNDS]: time the set, print "name median_ms peak_rss_kib" to $T/res.
+# run_set [ROUNDS]: time the set; $T/res gets "name|median ms|peak RSS KiB".
 run_set() {
 	_rounds=${1:-$RUNS}
 	: >"$T/samples"
@@ -63,21 +63,22 @@ run_set() {
 			s=$(date +%s%N)
 			/usr/bin/time -f '%M' -o "$T/rss" sh -c "$c" >/dev/null 2>&1
 			e=$(date +%s%N)
-			echo "$name $(((e - s) / 1000)) $(tail -n 1 "$T/rss")" >>"$T/samples"
+			echo "$name|$(((e - s) / 1000))|$(tail -n 1 "$T/rss")" >>"$T/samples"
 		done <"$T/cmds"
 		r=$((r + 1))
 	done
 	: >"$T/res"
 	while IFS='|' read -r name c; do
-		awk -v n="$name" '$1 == n { t[++k] = $2; if ($3 > m) m = $3 }
-			END { asort(t); printf "%s %.1f %d\n", n, t[int((k + 1) / 2)] / 1000, m }' \
-			"$T/samples" >>"$T/res"
+		awk -F'|' -v n="$name" '$1 == n { print $2, $3 }' "$T/samples" | sort -n |
+			awk -v n="$name" '{ t[NR] = $1; if ($2 > m) m = $2 }
+				END { printf "%s|%.1f|%d\n", n, t[int((NR + 1) / 2)] / 1000, m }' \
+				>>"$T/res"
 	done <"$T/cmds"
 	: >"$T/cmds"
 }
 # ms NAME: the median of NAME in $T/res; rss NAME: its peak RSS in KiB.
-ms() { awk -v n="$1" '$1 == n { print $2 }' "$T/res"; }
-rss() { awk -v n="$1" '$1 == n { print $3 }' "$T/res"; }
+ms() { awk -F'|' -v n="$1" '$1 == n { print $2 }' "$T/res"; }
+rss() { awk -F'|' -v n="$1" '$1 == n { print $3 }' "$T/res"; }
 # show NAME [BASE...]: a line with NAME's median and its ratio to each BASE.
 show() {
 	_n=$1
@@ -101,10 +102,10 @@ cmd cat "xargs -d '\n' cat <'$T/list61'"
 cmd "readelf -rW" "xargs -d '\n' readelf -rW <'$T/list61'"
 have eu-readelf "eu-readelf -r" && cmd "eu-readelf -r" "xargs -d '\n' eu-readelf -r <'$T/list61'"
 for j in "" "-j1"; do
-	cmd "stats $j" "'$ELFPLT' stats $j '$d61'"
-	cmd "stats --json $j" "'$ELFPLT' stats --json $j '$d61'"
-	cmd "plt $j" "'$ELFPLT' plt $j '$d61'"
-	cmd "plt --json $j" "'$ELFPLT' plt --json $j '$d61'"
+	cmd "stats${j:+ $j}" "'$ELFPLT' stats $j '$d61'"
+	cmd "stats --json${j:+ $j}" "'$ELFPLT' stats --json $j '$d61'"
+	cmd "plt${j:+ $j}" "'$ELFPLT' plt $j '$d61'"
+	cmd "plt --json${j:+ $j}" "'$ELFPLT' plt --json $j '$d61'"
 done
 for a in mmap read hybrid; do
 	cmd "stats --json -j1 --access=$a" "'$ELFPLT' --access=$a stats --json -j1 '$d61'"

@@ -19,6 +19,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cmd/elfplt.h"
@@ -789,7 +790,7 @@ static void operands_report_empty(const struct operands *ops, const char *const 
  * EP_JOBS_MAX and one per input.  Returns the pool, or NULL for the calling
  * process to do everything: one job, or not all of the workers started.
  */
-static struct pool *pool_start(const struct run *r, unsigned int jobs)
+static struct pool *pool_start(const struct run *r, unsigned int jobs, size_t first)
 {
 	struct pool *pool;
 
@@ -797,8 +798,8 @@ static struct pool *pool_start(const struct run *r, unsigned int jobs)
 		jobs = ep_jobs_default();
 	if (jobs > EP_JOBS_MAX)
 		jobs = EP_JOBS_MAX;
-	if (jobs > r->pl->count)
-		jobs = (unsigned int)r->pl->count;
+	if (jobs > r->pl->count - first)
+		jobs = (unsigned int)(r->pl->count - first);
 	if (jobs <= 1)
 		return NULL;
 	pool = calloc(1, sizeof(*pool));
@@ -806,6 +807,7 @@ static struct pool *pool_start(const struct run *r, unsigned int jobs)
 		return NULL;
 	/* What is buffered must not be written again by a worker's copy. */
 	fflush(NULL);
+	pool->next = first; /* the inputs before it are done here already */
 	pool->started = start_workers(r, pool, jobs);
 	if (pool->started < jobs) {
 		/* Fewer than asked for: do without, as with one job. */
@@ -846,6 +848,35 @@ static bool run_one(const struct run *r, struct pool *pool, size_t i, struct ope
 	return finish_counted(r, i, &o, a < ops->n ? &ops->found[a] : NULL);
 }
 
+/*
+ * The default -j is chosen from the work: the first PROBE_INPUTS inputs are
+ * done here, timed, and worker processes start for the rest only when an
+ * input took at least PARALLEL_MIN_NS on average and the rest would take
+ * at least PARALLEL_MIN_REST_NS so.  Measured on a 2-CPU VM (issue 16,
+ * bench/speed.sh): plain modules take 0.2 ms each in text and 0.6 ms in
+ * JSON, and 2 workers plus the process that emits were no faster than one
+ * process; an .ko.xz module takes some ms to decode, where 2 workers pay.
+ */
+#define PROBE_INPUTS	     32
+#define PARALLEL_MIN_NS	     (1000 * 1000)
+#define PARALLEL_MIN_REST_NS ((uint64_t)200 * 1000 * 1000)
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* After the probe: whether the rest, count - done inputs, is worth workers. */
+static bool worth_workers(uint64_t probe_ns, size_t done, size_t count)
+{
+	uint64_t per = done ? probe_ns / done : 0;
+
+	return per >= PARALLEL_MIN_NS && (count - done) * per >= PARALLEL_MIN_REST_NS;
+}
+
 int ep_for_each_image_jobs(const struct ep_global *g, const char *const *paths, size_t n,
 			   bool populate, ep_compute_fn compute, ep_emit_fn emit,
 			   ep_error_fn on_error, void *ctx)
@@ -855,7 +886,9 @@ int ep_for_each_image_jobs(const struct ep_global *g, const char *const *paths, 
 	struct ep_progress progress = { 0 };
 	struct ep_inode_set *seen = NULL;
 	struct run r = { &pl, populate, compute, emit, on_error, ctx, g->out, &progress, &seen };
-	struct pool *pool;
+	struct pool *pool = NULL;
+	bool probe;
+	uint64_t t0 = 0;
 	int status;
 	size_t i, a = 0;
 
@@ -863,11 +896,21 @@ int ep_for_each_image_jobs(const struct ep_global *g, const char *const *paths, 
 	status = operands_expand(&ops, &pl, paths, n);
 	if (status)
 		goto out;
-	pool = pool_start(&r, g->jobs);
+	/* -j given: that many from the start; the default: from the work. */
+	probe = !g->jobs && ep_jobs_default() > 1 && pl.count > PROBE_INPUTS;
+	if (probe)
+		t0 = now_ns();
+	else
+		pool = pool_start(&r, g->jobs, 0);
 	ep_progress_start(&progress, g, pl.count);
 	for (i = 0; i < pl.count; i++) {
 		while (a < n && i >= ops.ends[a])
 			a++;
+		if (probe && i == PROBE_INPUTS) {
+			probe = false;
+			if (worth_workers(now_ns() - t0, i, pl.count))
+				pool = pool_start(&r, 0, i);
+		}
 		if (!run_one(&r, pool, i, &ops, a))
 			status = EP_EXIT_FAILED;
 		ep_progress_update(&progress, i + 1);
