@@ -5,6 +5,7 @@
 # run.  Not part of make check: it prints figures, it asserts nothing.
 #
 #   bench/speed.sh            (in a built tree; RUNS=5 by default)
+#   PARTS="so gen" bench/speed.sh   only some parts (default "61 612 so gen")
 #
 # Each command runs RUNS times, the commands interleaved round by round (so
 # a burst of load from other users of the machine hits all of them alike);
@@ -26,6 +27,8 @@ set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 ELFPLT=${ELFPLT:-$here/elfplt}
 RUNS=${RUNS:-5}
+PARTS=${PARTS:-61 612 so gen}
+part() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 CC=${CC:-cc}
 [ -x "$ELFPLT" ] || { echo "bench: $ELFPLT is not built (make)" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "bench: /usr/bin/time not found: apt-get install time" >&2; exit 2; }
@@ -93,6 +96,7 @@ show() {
 }
 
 # --- Debian 12 arm64 modules (6.1) --------------------------------------------
+if part 61; then
 d61=$(sh "$here/tests/real/fetch-modules.sh" 6.1) || { echo "bench: no 6.1 tree" >&2; exit 1; }
 find "$d61" -name '*.ko' | LC_ALL=C sort >"$T/list61"
 echo
@@ -137,9 +141,10 @@ if have llvm-readelf "llvm-readelf -r"; then
 	echo "  (llvm-readelf once: one sample, not a median)"
 fi
 echo "  goals: stats --json <= 2.0x floor, readelf -rW >= 8x stats --json; plt --json <= 2.5x floor"
+fi
 
 # --- Debian 12 6.12 backport, .ko.xz ------------------------------------------
-if d612=$(sh "$here/tests/real/fetch-modules.sh" 6.12) && have xz "xz -dc"; then
+if part 612 && d612=$(sh "$here/tests/real/fetch-modules.sh" 6.12) && have xz "xz -dc"; then
 	find "$d612" -name '*.ko.xz' | LC_ALL=C sort >"$T/list612"
 	echo
 	echo "6.12 arm64 tree: $(wc -l <"$T/list612") .ko.xz, $(du -sh "$d612" | cut -f1)"
@@ -158,7 +163,7 @@ fi
 # --- the largest shared library -----------------------------------------------
 so=$(find /usr/lib /usr/local/lib -xdev -type f -name '*.so*' -printf '%s %p\n' 2>/dev/null |
 	sort -n | tail -n 1 | cut -d' ' -f2-)
-if [ -n "$so" ] && readelf -h "$so" >/dev/null 2>&1; then
+if part so && [ -n "$so" ] && readelf -h "$so" >/dev/null 2>&1; then
 	echo
 	echo "largest shared library: $so, $(du -h "$so" | cut -f1); $(echo "$so" | "$T/floor")"
 	echo "$so" >"$T/listso"
@@ -177,6 +182,7 @@ if [ -n "$so" ] && readelf -h "$so" >/dev/null 2>&1; then
 fi
 
 # --- one file, 1k to 10M relocations ------------------------------------------
+part gen || exit 0
 echo
 echo "one file, N relocations (stats --json -j1; ns/reloc net of the 1k file's run)"
 for n in 1000 100000 1000000 10000000; do
@@ -189,7 +195,7 @@ base=$(ms g1000)
 for n in 1000 100000 1000000 10000000; do
 	awk -v n=$n -v t="$(ms g$n)" -v b="$base" -v f="$(ms "floor g$n")" -v r="$(rss g$n)" \
 		'BEGIN { printf "  %9d relocations: %9.1f ms, %7.1f ns/reloc (net %7.1f), floor %7.1f ms, peak RSS %d KiB\n",
-			n, t, t * 1e6 / n, n > 1000 ? (t - b) * 1e6 / (n - 1000) : 0, f, r }'
+			n, t, t * 1e6 / n, (n > 1000 ? (t - b) * 1e6 / (n - 1000) : 0), f, r }'
 done
 awk -v a="$(ms g10000000)" -v b="$(ms g100000)" -v z="$base" 'BEGIN {
 	printf "  10M vs 100k, ns/reloc net: %.2fx (goal <= 1.3x)\n",
