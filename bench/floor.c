@@ -82,7 +82,8 @@ static void one(const char *path)
 		unsigned char *raw = malloc(shnum * shentsize + 1);
 
 		if (!tab || !raw ||
-		    pread(fd, raw, shnum * shentsize, (off_t)shoff) != (ssize_t)(shnum * shentsize)) {
+		    pread(fd, raw, shnum * shentsize, (off_t)shoff) !=
+			    (ssize_t)(shnum * shentsize)) {
 			free(raw);
 			free(tab);
 			goto out;

@@ -169,7 +169,6 @@ int ep_open_regular(const char *path, struct stat *st)
 	return open_regular(path, st, true);
 }
 
-
 void ep_access_set(enum ep_access mode, uint64_t threshold_bytes)
 {
 	access_mode = mode;
@@ -244,8 +243,8 @@ static int window_reserve(size_t need)
 		munmap(window, window_size);
 	window = NULL;
 	window_size = 0;
-	w = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-		 -1, 0);
+	w = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1,
+		 0);
 	if (w == MAP_FAILED)
 		return -1;
 	window = w;
@@ -524,8 +523,7 @@ int ep_blob_open_access(struct ep_blob *b, const char *path, const char *file, u
 {
 	bool whole = offset == 0 && size == 0;
 
-	return open_part(b, path, file, offset, size, whole, populate, access, listed_regular,
-			 err);
+	return open_part(b, path, file, offset, size, whole, populate, access, listed_regular, err);
 }
 
 void ep_blob_close(struct ep_blob *b)

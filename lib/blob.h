@@ -63,9 +63,8 @@ struct ep_blob {
 	 */
 	bool sparse;
 	enum ep_access access; /* how it was opened */
-	int fd; /* the open file of a sparse blob, else -1 or 0 */
+	int fd;		       /* the open file of a sparse blob, else -1 or 0 */
 };
-
 
 /*
  * The process-wide access mode and threshold (bytes; 0 keeps the default,
@@ -84,9 +83,10 @@ const char *ep_access_name(enum ep_access mode);
  * ep_blob_open_part() (size 0 and offset 0: the whole file) with the given
  * access mode.  listed_regular: a directory walk saw file as a regular file
  * (readdir()'s d_type): it is opened without a stat() first, and refused
- * after its fstat() if it is not regular any more.  A sparse blob (EP_ACCESS_READ, EP_ACCESS_HYBRID) holds the
- * one reused window of the process: while one is open, another opens
- * mapped.  Errors as ep_blob_open_part()'s.
+ * after its fstat() if it is not regular any more.  A sparse blob
+ * (EP_ACCESS_READ, EP_ACCESS_HYBRID) holds the one reused window of the
+ * process: while one is open, another opens mapped.  Errors as
+ * ep_blob_open_part()'s.
  */
 int ep_blob_open_access(struct ep_blob *blob, const char *path, const char *file, uint64_t offset,
 			uint64_t size, bool populate, enum ep_access access, bool listed_regular,
