@@ -524,12 +524,15 @@ static int preload_headers(struct ep_image *img, unsigned int cls, unsigned int 
 	shentsize = cls == ELFCLASS32 ? eh.e32.e_shentsize : eh.e64.e_shentsize;
 	if (shoff == 0 || shoff >= img->size || shentsize != shdr_size(cls))
 		return 0;
-	rc = need(img, shoff, shentsize, err);
-	if (rc)
-		return rc;
-	if (shnum == 0 && ep_range_ok(shoff, shentsize, img->size) &&
-	    xlate(&sh0, img->bytes + shoff, shentsize, ELF_T_SHDR, cls, data))
-		shnum = cls == ELFCLASS32 ? sh0.s32.sh_size : sh0.s64.sh_size;
+	/* Extended numbering: the count is section 0's sh_size. */
+	if (shnum == 0) {
+		rc = need(img, shoff, shentsize, err);
+		if (rc)
+			return rc;
+		if (ep_range_ok(shoff, shentsize, img->size) &&
+		    xlate(&sh0, img->bytes + shoff, shentsize, ELF_T_SHDR, cls, data))
+			shnum = cls == ELFCLASS32 ? sh0.s32.sh_size : sh0.s64.sh_size;
+	}
 	n = img->size - shoff;
 	if (shnum <= n / shentsize)
 		n = shnum * shentsize;
