@@ -380,7 +380,11 @@ static int sparse_part(struct ep_blob *b, int fd, uint64_t offset, uint64_t size
 	b->file_offset = offset;
 	b->size = (size_t)size;
 	b->bytes = window_image(b);
-	rc = ep_blob_need(b, 0, 64, err);
+	/*
+	 * The magic numbers; a file under the threshold whole, in one read,
+	 * rather than its header, table and sections one by one.
+	 */
+	rc = ep_blob_need(b, 0, size < ep_access_threshold() ? size : 64, err);
 	if (rc)
 		return rc;
 	b->compression = ep_compression_sniff(b->bytes, size < 64 ? (size_t)size : 64);

@@ -57,9 +57,10 @@ struct ep_blob {
 	uint64_t st_nlink;	 /* its hard links (fstat) */
 	/*
 	 * EP_ACCESS_READ or EP_ACCESS_HYBRID (ep_blob_open_access()): bytes is
-	 * a window of size bytes of which only the first (at most 64) bytes
-	 * and what ep_blob_need() brought in hold the file's bytes; the rest
-	 * reads as zeros.  fd stays open until ep_blob_close().
+	 * a window of size bytes of which only the first 64 bytes (all of
+	 * them when size is under the threshold: one read, not one per
+	 * section) and what ep_blob_need() brought in hold the file's bytes;
+	 * the rest reads as zeros.  fd stays open until ep_blob_close().
 	 */
 	bool sparse;
 	enum ep_access access; /* how it was opened */

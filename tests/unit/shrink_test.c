@@ -94,14 +94,25 @@ static void check_sparse(size_t page)
 	ep_access_counts(&c1);
 	CHECK(c1.maps == c0.maps && c1.preads == c0.preads + 1);
 	CHECK(b.bytes[16 * page - 1] == 0xAA);
-	CHECK(ftruncate(fd2, (off_t)page) == 0);
+	CHECK(ftruncate(fd2, (off_t)(8 * page)) == 0);
 	CHECK(ep_blob_check(&b, &err) == 0); /* read before it shrank */
 	ep_blob_close(&b);
+	/* A file that shrinks before a read: the read comes back short. */
 	CHECK(ep_blob_open_access(&b, p2, p2, 0, 0, false, EP_ACCESS_READ, false, &err) == 0);
+	CHECK(b.size == 8 * page && b.bytes[64] == 0);
 	CHECK(ftruncate(fd2, 200) == 0);
 	CHECK(ep_blob_need(&b, 0, page, &err) == 0);
 	CHECK(b.bytes[199] == 0xAA && b.bytes[200] == 0);
 	CHECK(ep_blob_check(&b, &err) == -EP_EIO);
+	ep_blob_close(&b);
+	/* A file under the threshold is read whole when it opens, in one pread(). */
+	ep_access_counts(&c0);
+	CHECK(ep_blob_open_access(&b, p2, p2, 0, 0, false, EP_ACCESS_HYBRID, false, &err) == 0);
+	ep_access_counts(&c1);
+	CHECK(c1.preads == c0.preads + 1 && c1.bytes_read == c0.bytes_read + 200);
+	CHECK(b.bytes[199] == 0xAA && ep_blob_need(&b, 10, 150, &err) == 0);
+	ep_access_counts(&c0);
+	CHECK(c0.preads == c1.preads);
 	ep_blob_close(&b);
 
 	/* mmap mode maps the whole file, as ep_blob_open() does. */
