@@ -46,6 +46,7 @@ static const struct option_values values[] = {
 	{ "plt", "format", "text json openmetrics", NULL },
 	{ NULL, "format", "text json", NULL },
 	{ NULL, "output", "<file>", NULL },
+	{ NULL, "access", "read mmap hybrid", NULL },
 	{ "plt", "kernel", "auto", NULL },
 	{ "plt", "kaslr", "on off", NULL },
 	{ "plt", "erratum-843419", "on off", NULL },

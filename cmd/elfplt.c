@@ -76,8 +76,8 @@ static void usage(FILE *f)
 	size_t i;
 
 	fputs("usage: elfplt [--version] [--help] [--format=text|json] [-o FILE] [-j N] [-q]\n"
-	      "              [--max-size=BYTES] [--wide] <command> [options] "
-	      "[PATH...]\n\ncommands:\n",
+	      "              [--max-size=BYTES] [--access=read|mmap|hybrid] [--wide]\n"
+	      "              <command> [options] [PATH...]\n\ncommands:\n",
 	      f);
 	for (i = 0; i < NCOMMANDS; i++)
 		if (!commands[i]->hidden)
@@ -92,14 +92,16 @@ static void usage(FILE *f)
 	      "  --json              same as --format=json\n"
 	      "  -o, --output FILE   write the report to FILE instead of standard output ('-':\n"
 	      "                      standard output)\n"
-	      "  -j, --jobs N        analyse N files at a time (default: one per CPU, at most 8)\n"
+	      "  -j, --jobs N        analyse N files at a time (default: from the work: one per\n"
+	      "                      CPU, at most 8, when files take 1 ms or more each)\n"
 	      "  -q, --quiet         no progress bar on a terminal\n"
 	      "  --max-size=BYTES    refuse a compressed input or section that decodes to more\n"
 	      "                      than BYTES (K, M, G suffixes: KiB, MiB, GiB; default 1G)\n"
 	      "  --allow-empty       a PATH holding no ELF input is a warning, not an error\n"
-
 	      "  --wide              text as wide as it needs: no table or line fitted to the\n"
-	      "                      terminal (or to 100 columns in a pipe or file)\n",
+	      "                      terminal (or to 100 columns in a pipe or file)\n"
+	      "  --access=MODE       how a file's bytes come in: hybrid (default: what is read,\n"
+	      "                      pread() under 4 pages, mapped from 4 pages), read, mmap\n",
 	      f);
 }
 
@@ -121,6 +123,7 @@ static int parse_jobs(struct ep_global *g, const char *arg)
 
 int ep_global_option(struct ep_global *g, int c, const char *arg)
 {
+	enum ep_access access;
 	uint64_t size;
 
 	switch (c) {
@@ -171,7 +174,40 @@ int ep_global_option(struct ep_global *g, int c, const char *arg)
 		ep_input_set_max_size(size);
 		ep_section_decoded_max_set(size);
 		return 1;
+	case 0x105:
+		if (ep_access_parse(arg, &access)) {
+			ep_usage_error(g->cmd, "--access takes read, mmap or hybrid, not '%s'", arg);
+			return -1;
+		}
+		ep_access_set(access, ep_access_threshold());
+		return 1;
 	}
+	return 0;
+}
+
+/*
+ * ELFPLT_ACCESS (read, mmap, hybrid) and ELFPLT_MMAP_THRESHOLD (bytes, K, M,
+ * G suffixes) set the access mode and threshold before the options, which
+ * win.  Returns 0, or -1 after a usage error.
+ */
+static int access_from_env(void)
+{
+	const char *mode = getenv("ELFPLT_ACCESS"), *thr = getenv("ELFPLT_MMAP_THRESHOLD");
+	enum ep_access access = EP_ACCESS_HYBRID;
+	uint64_t bytes = 0;
+
+	if (mode && *mode && ep_access_parse(mode, &access)) {
+		ep_usage_error(NULL, "ELFPLT_ACCESS takes read, mmap or hybrid, not '%s'", mode);
+		return -1;
+	}
+	if (thr && *thr && (ep_parse_size(thr, &bytes) || bytes == 0)) {
+		ep_usage_error(NULL,
+			       "ELFPLT_MMAP_THRESHOLD takes a number of bytes over 0, optionally "
+			       "with K, M, G (KiB, MiB, GiB), not '%s'",
+			       thr);
+		return -1;
+	}
+	ep_access_set(access, bytes);
 	return 0;
 }
 
@@ -227,6 +263,8 @@ int main(int argc, char **argv)
 	const struct ep_cmd *cmd;
 	int c, rc;
 
+	if (access_from_env())
+		return EP_EXIT_USAGE;
 	if (argc == 2 && strcmp(argv[1], "--list-commands") == 0)
 		return list_commands(false);
 	if (argc == 2 && strcmp(argv[1], "--list-topics") == 0)

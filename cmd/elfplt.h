@@ -69,7 +69,8 @@ struct ep_paths;
 	{ "output", required_argument, NULL, 'o' }, { "jobs", required_argument, NULL, 'j' },      \
 	{ "quiet", no_argument, NULL, 'q' }, { "max-size", required_argument, NULL, 0x102 },       \
 	{ "help", no_argument, NULL, 'h' }, { "allow-empty", no_argument, NULL, 0x103 },      \
-	{ "wide", no_argument, NULL, 0x104 }
+	{ "wide", no_argument, NULL, 0x104 },      \
+	{ "access", required_argument, NULL, 0x105 }
 /* clang-format on */
 
 /* Short options of EP_GLOBAL_LONGOPTS, to prepend to a command's own. */
@@ -78,8 +79,9 @@ struct ep_paths;
 /* cmd/elfplt.c, the dispatcher: */
 
 /*
- * Handle a global option returned by getopt_long(): --format, --json, -o and
- * --max-size (which sets ep_input_set_max_size()).  Returns 1 when handled,
+ * Handle a global option returned by getopt_long(): --format, --json, -o,
+ * --max-size (which sets ep_input_set_max_size()) and --access (which sets
+ * ep_access_set(), lib/blob.h).  Returns 1 when handled,
  * 0 when c is not a global option, -1 after printing a usage error.
  */
 int ep_global_option(struct ep_global *g, int c, const char *arg);

@@ -19,6 +19,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cmd/elfplt.h"
@@ -177,6 +178,15 @@ static bool taken_before(const struct run *r, size_t i, const struct outcome *o)
 }
 
 /*
+ * Whether this process has opened a file with more than one hard link: until
+ * it has, no walked file can be one taken before under another name, and
+ * taken_unopened() spares its stat() (one stat per file: the open's fstat()).
+ * A file reached twice under one name (a directory named twice) is still
+ * caught after its open, by taken_before().
+ */
+static bool links_seen;
+
+/*
  * Input i, walked or an archive's member, is a file taken before, by
  * stat(): it is passed over without being opened or decoded again.  (What
  * opens is checked again by its fstat() identity, in taken_before().)
@@ -185,7 +195,7 @@ static bool taken_unopened(const struct run *r, size_t i, struct outcome *o)
 {
 	struct stat st;
 
-	if (!r->pl->walked[i] || r->pl->members[i].error ||
+	if (!links_seen || !r->pl->walked[i] || r->pl->members[i].error ||
 	    stat(ep_pathlist_file(r->pl, i), &st) != 0 ||
 	    !ep_inode_set_has(*seen_set(r), (uint64_t)st.st_dev, (uint64_t)st.st_ino,
 			      id_offset(r, i)))
@@ -221,6 +231,7 @@ static void process(const struct run *r, size_t i, struct outcome *o)
 	o->has_id = true;
 	o->dev = blob.st_dev;
 	o->ino = blob.st_ino;
+	links_seen = links_seen || blob.st_nlink > 1;
 	o->dup = taken_before(r, i, o);
 	/* The walk lists files unopened: an archive among them shows here. */
 	o->archive = r->pl->walked[i] && !r->pl->members[i].archive &&
@@ -230,7 +241,7 @@ static void process(const struct run *r, size_t i, struct outcome *o)
 		free(clean);
 		return;
 	}
-	o->rc = ep_image_open(&img, shown, blob.bytes, blob.size, &o->err);
+	o->rc = ep_image_open_blob(&img, shown, &blob, &o->err);
 	if (o->rc == 0) {
 		o->rc = r->compute(&img, &blob, r->ctx, &o->result, &o->result_len, &o->err);
 		ep_image_close(&img);
@@ -794,7 +805,7 @@ static bool operands_report_empty(const struct operands *ops, const char *const 
  * EP_JOBS_MAX and one per input.  Returns the pool, or NULL for the calling
  * process to do everything: one job, or not all of the workers started.
  */
-static struct pool *pool_start(const struct run *r, unsigned int jobs)
+static struct pool *pool_start(const struct run *r, unsigned int jobs, size_t first)
 {
 	struct pool *pool;
 
@@ -802,8 +813,8 @@ static struct pool *pool_start(const struct run *r, unsigned int jobs)
 		jobs = ep_jobs_default();
 	if (jobs > EP_JOBS_MAX)
 		jobs = EP_JOBS_MAX;
-	if (jobs > r->pl->count)
-		jobs = (unsigned int)r->pl->count;
+	if (jobs > r->pl->count - first)
+		jobs = (unsigned int)(r->pl->count - first);
 	if (jobs <= 1)
 		return NULL;
 	pool = calloc(1, sizeof(*pool));
@@ -811,6 +822,7 @@ static struct pool *pool_start(const struct run *r, unsigned int jobs)
 		return NULL;
 	/* What is buffered must not be written again by a worker's copy. */
 	fflush(NULL);
+	pool->next = first; /* the inputs before it are done here already */
 	pool->started = start_workers(r, pool, jobs);
 	if (pool->started < jobs) {
 		/* Fewer than asked for: do without, as with one job. */
@@ -851,6 +863,45 @@ static bool run_one(const struct run *r, struct pool *pool, size_t i, struct ope
 	return finish_counted(r, i, &o, a < ops->n ? &ops->found[a] : NULL);
 }
 
+/*
+ * The default -j is chosen from the work: the first PROBE_INPUTS inputs are
+ * done here, timed, and worker processes start for the rest only when an
+ * input took at least PARALLEL_MIN_NS on average and the rest would take
+ * at least PARALLEL_MIN_REST_NS so.  Measured on a 2-CPU VM (issue 16,
+ * bench/speed.sh): plain modules take 0.2 ms each in text and 0.6 ms in
+ * JSON, and 2 workers plus the process that emits were no faster than one
+ * process; an .ko.xz module takes some ms to decode, where 2 workers pay.
+ */
+#define PROBE_INPUTS	     32
+#define PARALLEL_MIN_NS	     (1000 * 1000)
+#define PARALLEL_MIN_REST_NS ((uint64_t)200 * 1000 * 1000)
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * After the probe: whether the rest, count - done inputs, is worth workers.
+ * ELFPLT_JOBS_MIN_NS sets PARALLEL_MIN_NS, for the tests to have workers
+ * start after the probe (0: always, whatever the rest would take).
+ */
+static bool worth_workers(uint64_t probe_ns, size_t done, size_t count)
+{
+	const char *env = getenv("ELFPLT_JOBS_MIN_NS");
+	uint64_t per = done ? probe_ns / done : 0, min = PARALLEL_MIN_NS;
+
+	if (env && *env) {
+		min = strtoull(env, NULL, 10);
+		if (!min)
+			return true;
+	}
+	return per >= min && (count - done) * per >= PARALLEL_MIN_REST_NS;
+}
+
 int ep_for_each_image_jobs(const struct ep_global *g, const char *const *paths, size_t n,
 			   bool populate, ep_compute_fn compute, ep_emit_fn emit,
 			   ep_error_fn on_error, void *ctx)
@@ -860,7 +911,9 @@ int ep_for_each_image_jobs(const struct ep_global *g, const char *const *paths, 
 	struct ep_progress progress = { 0 };
 	struct ep_inode_set *seen = NULL;
 	struct run r = { &pl, populate, compute, emit, on_error, ctx, g->out, &progress, &seen };
-	struct pool *pool;
+	struct pool *pool = NULL;
+	bool probe;
+	uint64_t t0 = 0;
 	int status;
 	size_t i, a = 0;
 
@@ -868,11 +921,21 @@ int ep_for_each_image_jobs(const struct ep_global *g, const char *const *paths, 
 	status = operands_expand(&ops, &pl, paths, n);
 	if (status)
 		goto out;
-	pool = pool_start(&r, g->jobs);
+	/* -j given: that many from the start; the default: from the work. */
+	probe = !g->jobs && ep_jobs_default() > 1 && pl.count > PROBE_INPUTS;
+	if (probe)
+		t0 = now_ns();
+	else
+		pool = pool_start(&r, g->jobs, 0);
 	ep_progress_start(&progress, g, pl.count);
 	for (i = 0; i < pl.count; i++) {
 		while (a < n && i >= ops.ends[a])
 			a++;
+		if (probe && i == PROBE_INPUTS) {
+			probe = false;
+			if (worth_workers(now_ns() - t0, i, pl.count))
+				pool = pool_start(&r, 0, i);
+		}
 		if (!run_one(&r, pool, i, &ops, a))
 			status = EP_EXIT_FAILED;
 		ep_progress_update(&progress, i + 1);

@@ -81,8 +81,8 @@ static const struct metric_info metrics[NMETRICS] = {
 
 /* The modes in the order each repetition runs them; NONE is the baseline. */
 static const enum ep_load_mode run_order[] = { EP_LOAD_NONE, EP_LOAD_READ, EP_LOAD_MMAP,
-					       EP_LOAD_HYBRID };
-#define NMODES 4
+					       EP_LOAD_HYBRID, EP_LOAD_ACCESSOR };
+#define NMODES 5
 
 struct sample {
 	double v[NMETRICS];
@@ -847,15 +847,15 @@ static void text_header(const struct load_run *run, const struct ep_load_totals 
 static void text_table(const struct load_run *run)
 {
 	static const char *const hdr[] = { "median [min..max]", "read", "mmap", "hybrid",
-					   "mmap vs read" };
-	static const char *const hdr_median[] = { "median", "read", "mmap", "hybrid",
+					   "accessor", "mmap vs read" };
+	static const char *const hdr_median[] = { "median", "read", "mmap", "hybrid", "accessor",
 						  "mmap vs read" };
 	FILE *out = run->g->out;
 	struct ep_table *tab;
 	unsigned int m;
 	int k;
 
-	tab = ep_table_new(5, run->repeat < EP_NOISE_MIN_RUNS ? hdr_median : hdr, "lrrrr");
+	tab = ep_table_new(6, run->repeat < EP_NOISE_MIN_RUNS ? hdr_median : hdr, "lrrrrr");
 	for (k = 0; tab && k < NMETRICS; k++) {
 		double imp = improvement(run, 2, k);
 
@@ -1027,14 +1027,15 @@ static void load_usage(FILE *f)
 	      "                   [--threshold BYTES] [--cold] [--top N] [--summary]\n"
 	      "                   [-j N] [-q] [--max-size=BYTES]\n"
 	      "                   [--format=text|json] [-o FILE] [PATH...]\n"
-	      "Page faults, resident memory and time of loading sections by read-copy, by mmap\n"
-	      "and by binutils' hybrid rule, each run in a fresh process.\n"
+	      "Page faults, resident memory and time of loading sections by read-copy, by mmap,\n"
+	      "by binutils' hybrid rule and by elfplt's own accessor (--access=hybrid), each\n"
+	      "run in a fresh process.\n"
 	      "With no PATH, the running kernel's modules in /lib/modules/$(uname -r).\n\n"
 	      "  --sections=SET      relocs (relocation sections with their symbol and string\n"
 	      "                      tables), alloc (SHF_ALLOC sections) or all (default)\n"
 	      "  --repeat N          runs per mode, interleaved (default 5)\n"
-	      "  --threshold BYTES   hybrid maps sections of at least BYTES (default 4 pages;\n"
-	      "                      K, M, G suffixes: KiB, MiB, GiB)\n"
+	      "  --threshold BYTES   hybrid and accessor map sections of at least BYTES\n"
+	      "                      (default 4 pages; K, M, G suffixes: KiB, MiB, GiB)\n"
 	      "  --cold              drop the inputs from the page cache before every run\n"
 	      "  --top N             list the N files with the most bytes to load\n"
 	      "  --summary           the totals only (load's report is its totals already)\n"

@@ -827,8 +827,9 @@ static void plt_usage(FILE *f)
 	      "  --debug-file=PATH        the debug info of the one input (cu, line)\n"
 	      "  --debug-dir=DIR          debug info in DIR/<input path>[.debug], else by\n"
 	      "                           build-id under /usr/lib/debug\n"
-	      "  -j, --jobs N             analyse N files at a time (default: one per CPU, at\n"
-	      "                           most 8); the report is the same for any N\n"
+
+	      "  -j, --jobs N             analyse N files at a time (default: from the\n"
+	      "                           work, see elfplt(1)); the report is the same for any N\n"
 	      "  -q, --quiet              no progress bar on a terminal\n"
 	      "  --max-size=BYTES         refuse a compressed input or section that decodes to\n"
 	      "                           more than BYTES (K, M, G suffixes; default 1G)\n"

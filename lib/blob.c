@@ -16,6 +16,28 @@
 #include "lib/elf.h"
 
 /*
+ * The accessor's sparse window (EP_ACCESS_READ, EP_ACCESS_HYBRID): one
+ * anonymous mapping reused from file to file, grown to the largest image,
+ * where image byte i lives at window + delta + i with delta the image's file
+ * offset modulo the page size, so that a range may be mapped from the file
+ * over its place (MAP_FIXED) page for page.  What a file brought in is
+ * zeroed (or mapped over with zeros) when it is closed: a byte no one asked
+ * for reads as zero, never as another file's.  One sparse blob at a time.
+ */
+static enum ep_access access_mode = EP_ACCESS_HYBRID;
+static uint64_t access_threshold; /* 0: four pages */
+static unsigned char *window;
+static size_t window_size;
+static bool window_busy;
+struct range {
+	uint64_t off, len; /* image offsets (read) or window offsets (mapped) */
+};
+static struct range *ranges_read, *ranges_mapped;
+static size_t nread, nmapped, read_cap, mapped_cap;
+static bool read_short; /* a pread() came back short: the file shrank */
+static struct ep_access_counts counts;
+
+/*
  * A mapped file that shrinks while it is read (truncated, or rewritten in
  * place by cp or a build) raises SIGBUS (BUS_ADRERR) on its pages past the
  * new end, which killed the process.  The blobs' live mappings are listed
@@ -101,8 +123,14 @@ void ep_blob_unguard(const void *map)
 int ep_blob_check(const struct ep_blob *b, struct ep_error *err)
 {
 	const struct live_map *m = b->map ? live_find(b->map) : NULL;
+	bool shrank = (m && m->shrank) || (b->sparse && read_short);
+	size_t i;
 
-	if (m && m->shrank)
+	for (i = 0; b->sparse && i < nmapped; i++) {
+		m = live_find(window + ranges_mapped[i].off);
+		shrank = shrank || (m && m->shrank);
+	}
+	if (shrank)
 		return ep_error_set(err, EP_EIO,
 				    "%s: the file shrank while it was read (truncated or "
 				    "rewritten in place)",
@@ -110,13 +138,14 @@ int ep_blob_check(const struct ep_blob *b, struct ep_error *err)
 	return 0;
 }
 
-int ep_open_regular(const char *path, struct stat *st)
+/* ep_open_regular(), with the stat() before the open or without it. */
+static int open_regular(const char *path, struct stat *st, bool stat_first)
 {
 	int fd;
 
-	if (stat(path, st) != 0)
+	if (stat_first && stat(path, st) != 0)
 		return -1;
-	if (!S_ISREG(st->st_mode))
+	if (stat_first && !S_ISREG(st->st_mode))
 		return -2;
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
@@ -133,6 +162,241 @@ int ep_open_regular(const char *path, struct stat *st)
 		return -2;
 	}
 	return fd;
+}
+
+int ep_open_regular(const char *path, struct stat *st)
+{
+	return open_regular(path, st, true);
+}
+
+void ep_access_set(enum ep_access mode, uint64_t threshold_bytes)
+{
+	access_mode = mode;
+	access_threshold = threshold_bytes;
+}
+
+enum ep_access ep_access_mode(void)
+{
+	return access_mode;
+}
+
+uint64_t ep_access_threshold(void)
+{
+	return access_threshold ? access_threshold : 4 * (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+static const char *const access_names[] = { "hybrid", "read", "mmap" };
+
+int ep_access_parse(const char *name, enum ep_access *mode)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(access_names) / sizeof(access_names[0]); i++)
+		if (strcmp(name, access_names[i]) == 0) {
+			*mode = (enum ep_access)i;
+			return 0;
+		}
+	return -1;
+}
+
+const char *ep_access_name(enum ep_access mode)
+{
+	return access_names[mode];
+}
+
+void ep_access_counts(struct ep_access_counts *c)
+{
+	*c = counts;
+}
+
+static int range_add(struct range **r, size_t *n, size_t *cap, uint64_t off, uint64_t len)
+{
+	if (*n == *cap) {
+		size_t nc = *cap ? *cap * 2 : 64;
+		struct range *nr = realloc(*r, nc * sizeof(*nr));
+
+		if (!nr)
+			return -1;
+		*r = nr;
+		*cap = nc;
+	}
+	(*r)[(*n)++] = (struct range){ off, len };
+	return 0;
+}
+
+static size_t page_size(void)
+{
+	return (size_t)sysconf(_SC_PAGESIZE);
+}
+
+/* The window made at least need bytes long; its old contents are dropped. */
+static int window_reserve(size_t need)
+{
+	size_t pg = page_size(), sz;
+	void *w;
+
+	if (need <= window_size)
+		return 0;
+	sz = window_size * 2 > need ? window_size * 2 : need;
+	sz = (sz + pg - 1) & ~(pg - 1);
+	if (window)
+		munmap(window, window_size);
+	window = NULL;
+	window_size = 0;
+	w = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1,
+		 0);
+	if (w == MAP_FAILED)
+		return -1;
+	window = w;
+	window_size = sz;
+	return 0;
+}
+
+/* pread() exactly len bytes at off, short only at the end of the file. */
+static ssize_t pread_full(int fd, unsigned char *dst, size_t len, uint64_t off)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = pread(fd, dst + got, len - got, (off_t)(off + got));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	return (ssize_t)got;
+}
+
+static unsigned char *window_image(const struct ep_blob *b)
+{
+	return window + (b->file_offset & (page_size() - 1));
+}
+
+/* Map the file's pages under image bytes [off, off + len) over their place in the window. */
+static int map_range(const struct ep_blob *b, uint64_t off, uint64_t len, struct ep_error *err)
+{
+	uint64_t pg = page_size(), delta = b->file_offset & (pg - 1);
+	uint64_t first = (delta + off) & ~(pg - 1), end = (delta + off + len + pg - 1) & ~(pg - 1);
+	void *at = window + first, *m;
+
+	/* Writable (private, never written back): a small range that shares a page is read in. */
+	m = mmap(at, (size_t)(end - first), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, b->fd,
+		 (off_t)(b->file_offset - delta + first));
+	if (m == MAP_FAILED)
+		return ep_error_set(err, EP_EIO, "%s: mmap: %s", b->path, strerror(errno));
+	if (range_add(&ranges_mapped, &nmapped, &mapped_cap, first, end - first) ||
+	    ep_blob_guard(at, (size_t)(end - first)))
+		return ep_error_set(err, EP_ENOMEM, "%s: out of memory", b->path);
+	counts.maps++;
+	counts.bytes_mapped += end - first;
+	return 0;
+}
+
+int ep_blob_need(const struct ep_blob *b, uint64_t off, uint64_t len, struct ep_error *err)
+{
+	unsigned char *img = window_image(b);
+	uint64_t delta = b->file_offset & (page_size() - 1);
+	ssize_t got;
+	size_t i;
+
+	if (!b->sparse || off >= b->size)
+		return 0;
+	if (len > b->size - off)
+		len = b->size - off;
+	if (!len)
+		return 0;
+	for (i = 0; i < nmapped; i++)
+		if (ranges_mapped[i].off <= delta + off &&
+		    delta + off + len <= ranges_mapped[i].off + ranges_mapped[i].len)
+			return 0;
+	/* The ranges asked for twice are the ones asked for last. */
+	if (nread && ranges_read[nread - 1].off <= off &&
+	    off + len <= ranges_read[nread - 1].off + ranges_read[nread - 1].len)
+		return 0;
+	if (b->access == EP_ACCESS_HYBRID && len >= ep_access_threshold())
+		return map_range(b, off, len, err);
+	got = pread_full(b->fd, img + off, (size_t)len, b->file_offset + off);
+	if (got < 0)
+		return ep_error_set(err, EP_EIO, "%s: read: %s", b->path, strerror(errno));
+	counts.preads++;
+	counts.bytes_read += (uint64_t)got;
+	if ((uint64_t)got < len)
+		read_short = true; /* the rest stays zero, as a shrunk mapping reads */
+	if (range_add(&ranges_read, &nread, &read_cap, off, len))
+		return ep_error_set(err, EP_ENOMEM, "%s: out of memory", b->path);
+	return 0;
+}
+
+/* Give the window back zeroed, for the next sparse blob. */
+static void window_release(const struct ep_blob *b)
+{
+	unsigned char *img = window_image(b);
+	size_t i;
+
+	for (i = 0; i < nread; i++)
+		memset(img + ranges_read[i].off, 0, (size_t)ranges_read[i].len);
+	for (i = 0; i < nmapped; i++) {
+		void *at = window + ranges_mapped[i].off;
+
+		ep_blob_unguard(at);
+		if (mmap(at, (size_t)ranges_mapped[i].len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1,
+			 0) == MAP_FAILED) {
+			/* Cannot zero it: let the next file get a new window. */
+			munmap(window, window_size);
+			window = NULL;
+			window_size = 0;
+			break;
+		}
+	}
+	nread = nmapped = 0;
+	read_short = false;
+	window_busy = false;
+}
+
+/*
+ * Take size bytes at offset in fd, the file opened as b->path, sparsely:
+ * the first bytes (for the magic numbers) now, the rest on demand.  A
+ * compressed one is mapped and decoded as map_part() does.  Returns 1 when
+ * it is compressed and the caller should map it instead.
+ */
+static int sparse_part(struct ep_blob *b, int fd, uint64_t offset, uint64_t size,
+		       enum ep_access access, struct ep_error *err)
+{
+	uint64_t delta = offset & (page_size() - 1);
+	int rc;
+
+	if (size > SIZE_MAX - delta - page_size() || window_reserve((size_t)(delta + size)))
+		return ep_error_set(err, EP_ENOMEM, "%s: out of memory for %" PRIu64 " bytes",
+				    b->path, size);
+	window_busy = true;
+	b->sparse = true;
+	b->access = access;
+	b->fd = fd;
+	b->file_offset = offset;
+	b->size = (size_t)size;
+	b->bytes = window_image(b);
+	/*
+	 * The magic numbers; a file under the threshold whole, in one read,
+	 * rather than its header, table and sections one by one.
+	 */
+	rc = ep_blob_need(b, 0, size < ep_access_threshold() ? size : 64, err);
+	if (rc)
+		return rc;
+	b->compression = ep_compression_sniff(b->bytes, size < 64 ? (size_t)size : 64);
+	if (b->compression == EP_COMP_NONE)
+		return 0;
+	window_release(b);
+	b->sparse = false;
+	b->access = EP_ACCESS_MMAP;
+	b->fd = -1;
+	b->bytes = NULL;
+	b->size = 0;
+	return 1;
 }
 
 /*
@@ -182,7 +446,8 @@ static int map_part(struct ep_blob *b, int fd, uint64_t offset, uint64_t size, b
  * whole, under the name path: mapped in place, or decoded when compressed.
  */
 static int open_part(struct ep_blob *b, const char *path, const char *file, uint64_t offset,
-		     uint64_t size, bool whole, bool populate, struct ep_error *err)
+		     uint64_t size, bool whole, bool populate, enum ep_access access,
+		     bool listed_regular, struct ep_error *err)
 {
 	const char *via = strcmp(path, file) != 0 ? file : NULL;
 	struct stat st;
@@ -190,11 +455,12 @@ static int open_part(struct ep_blob *b, const char *path, const char *file, uint
 
 	memset(b, 0, sizeof(*b));
 	b->path = path;
+	b->access = EP_ACCESS_MMAP;
 	/* An empty PATH would make "elfplt: : ..."; name it as ls(1) does. */
 	if (!path[0])
 		return ep_error_set(err, EP_EIO, "'': %s", strerror(ENOENT));
 	/* A FIFO or a device is refused without being opened. */
-	fd = ep_open_regular(file, &st);
+	fd = open_regular(file, &st, !listed_regular);
 	if (fd == -2)
 		return ep_error_set(err, EP_EIO, "%s: %s%snot a regular file", path, via ? via : "",
 				    via ? ": " : "");
@@ -212,10 +478,19 @@ static int open_part(struct ep_blob *b, const char *path, const char *file, uint
 		goto out;
 	}
 	b->file_size = size;
+	if (size && access != EP_ACCESS_MMAP && !populate && !window_busy) {
+		rc = sparse_part(b, fd, offset, size, access, err);
+		if (b->sparse)
+			fd = -1; /* the blob's now, closed by ep_blob_close() */
+		if (rc <= 0)
+			goto out;
+		rc = 0;
+	}
 	if (size)
 		rc = map_part(b, fd, offset, size, populate, err);
 out:
-	close(fd);
+	if (fd >= 0)
+		close(fd);
 	if (rc)
 		ep_blob_close(b);
 	b->path = path;
@@ -224,29 +499,43 @@ out:
 	if (!rc) {
 		b->st_dev = (uint64_t)st.st_dev;
 		b->st_ino = (uint64_t)st.st_ino;
+		b->st_nlink = (uint64_t)st.st_nlink;
 	}
 	return rc;
 }
 
 int ep_blob_open(struct ep_blob *b, const char *path, bool populate, struct ep_error *err)
 {
-	return open_part(b, path, path, 0, 0, true, populate, err);
+	return open_part(b, path, path, 0, 0, true, populate, EP_ACCESS_MMAP, false, err);
 }
 
 int ep_blob_open_file(struct ep_blob *b, const char *path, const char *file, bool populate,
 		      struct ep_error *err)
 {
-	return open_part(b, path, file, 0, 0, true, populate, err);
+	return open_part(b, path, file, 0, 0, true, populate, EP_ACCESS_MMAP, false, err);
 }
 
 int ep_blob_open_part(struct ep_blob *b, const char *path, const char *file, uint64_t offset,
 		      uint64_t size, bool populate, struct ep_error *err)
 {
-	return open_part(b, path, file, offset, size, false, populate, err);
+	return open_part(b, path, file, offset, size, false, populate, EP_ACCESS_MMAP, false, err);
+}
+
+int ep_blob_open_access(struct ep_blob *b, const char *path, const char *file, uint64_t offset,
+			uint64_t size, bool populate, enum ep_access access, bool listed_regular,
+			struct ep_error *err)
+{
+	bool whole = offset == 0 && size == 0;
+
+	return open_part(b, path, file, offset, size, whole, populate, access, listed_regular, err);
 }
 
 void ep_blob_close(struct ep_blob *b)
 {
+	if (b->sparse) {
+		window_release(b);
+		close(b->fd);
+	}
 	if (b->map) {
 		ep_blob_unguard(b->map);
 		munmap(b->map, b->map_size);

@@ -18,6 +18,18 @@
 #include "lib/decode.h"
 #include "lib/error.h"
 
+/*
+ * How a plain (uncompressed) input's bytes are brought in:
+ *   EP_ACCESS_HYBRID  what is needed, by size: a range under the threshold
+ *                     (ep_access_threshold(), default four pages as binutils
+ *                     uses) read with pread() into a buffer reused from file
+ *                     to file, a larger one mapped from the file;
+ *   EP_ACCESS_READ    what is needed, every range read with pread();
+ *   EP_ACCESS_MMAP    the whole file mapped.
+ * A compressed input is mapped and decoded whatever the mode.
+ */
+enum ep_access { EP_ACCESS_HYBRID, EP_ACCESS_READ, EP_ACCESS_MMAP };
+
 /* A file's bytes, or an archive member's, ready for ep_image_open(). */
 struct ep_blob {
 	const char *path;	    /* for messages and reports: "lib.a(x.o)" for a member */
@@ -42,7 +54,63 @@ struct ep_blob {
 	const char *archive;	 /* a member's archive as named, else NULL */
 	const char *member;	 /* a member's name in its archive, else NULL */
 	uint64_t st_dev, st_ino; /* file's identity (fstat), for hard links */
+	uint64_t st_nlink;	 /* its hard links (fstat) */
+	/*
+	 * EP_ACCESS_READ or EP_ACCESS_HYBRID (ep_blob_open_access()): bytes is
+	 * a window of size bytes of which only the first 64 bytes (all of
+	 * them when size is under the threshold: one read, not one per
+	 * section) and what ep_blob_need() brought in hold the file's bytes;
+	 * the rest reads as zeros.  fd stays open until ep_blob_close().
+	 */
+	bool sparse;
+	enum ep_access access; /* how it was opened */
+	int fd;		       /* the open file of a sparse blob, else -1 or 0 */
 };
+
+/*
+ * The process-wide access mode and threshold (bytes; 0 keeps the default,
+ * four pages), for the inputs opened from now on by ep_blob_open_entry()
+ * (lib/walk.h); set before workers fork.
+ */
+void ep_access_set(enum ep_access mode, uint64_t threshold_bytes);
+enum ep_access ep_access_mode(void);
+uint64_t ep_access_threshold(void);
+
+/* "read", "mmap", "hybrid" -> *mode; returns 0, or -1 for another name. */
+int ep_access_parse(const char *name, enum ep_access *mode);
+const char *ep_access_name(enum ep_access mode);
+
+/*
+ * ep_blob_open_part() (size 0 and offset 0: the whole file) with the given
+ * access mode.  listed_regular: a directory walk saw file as a regular file
+ * (readdir()'s d_type): it is opened without a stat() first, and refused
+ * after its fstat() if it is not regular any more.  A sparse blob
+ * (EP_ACCESS_READ, EP_ACCESS_HYBRID) holds the one reused window of the
+ * process: while one is open, another opens mapped.  Errors as
+ * ep_blob_open_part()'s.
+ */
+int ep_blob_open_access(struct ep_blob *blob, const char *path, const char *file, uint64_t offset,
+			uint64_t size, bool populate, enum ep_access access, bool listed_regular,
+			struct ep_error *err);
+
+/*
+ * Bring the image bytes [off, off + len) of blob in, clipped to the image:
+ * a no-op for a blob that is not sparse.  Bytes past the end of a file that
+ * shrank read as zeros, and ep_blob_check() reports it, as for a mapping.
+ * Returns 0, or a negative ep_errcode with err filled (EP_EIO: pread() or
+ * mmap() failed, naming the file).
+ */
+int ep_blob_need(const struct ep_blob *blob, uint64_t off, uint64_t len, struct ep_error *err);
+
+/*
+ * What the accessor did in this process, for `elfplt load` and tests:
+ * pread() calls and bytes read, mmap() calls and bytes mapped, by sparse
+ * blobs since the process started.
+ */
+struct ep_access_counts {
+	uint64_t preads, bytes_read, maps, bytes_mapped;
+};
+void ep_access_counts(struct ep_access_counts *counts);
 
 struct stat;
 

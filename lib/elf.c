@@ -13,10 +13,54 @@
 #include <zstd.h>
 #include <zstd_errors.h>
 
+#include "lib/blob.h"
 #include "lib/elf.h"
 #include "lib/reloc-names.h"
 
 static bool libelf_ready;
+
+/* Bring image bytes [off, off + len) in from a sparse blob; 0 when there is none. */
+static int need(const struct ep_image *img, uint64_t off, uint64_t len, struct ep_error *err)
+{
+	return img->src ? ep_blob_need(img->src, off, len, err) : 0;
+}
+
+/* Section idx's file bytes brought in, once (its bounds were checked at open). */
+static int load_section(const struct ep_image *img, size_t idx, struct ep_error *err)
+{
+	struct ep_section *s = &img->sections[idx];
+	int rc;
+
+	if (s->loaded || !img->src)
+		return 0;
+	if (s->shdr.sh_type != SHT_NOBITS && s->shdr.sh_size) {
+		rc = need(img, s->shdr.sh_offset, s->shdr.sh_size, err);
+		if (rc)
+			return rc;
+	}
+	s->loaded = true;
+	return 0;
+}
+
+int ep_section_load(struct ep_image *img, size_t idx, struct ep_error *err)
+{
+	return load_section(img, idx, err);
+}
+
+const unsigned char *ep_image_bytes(struct ep_image *img, uint64_t off, uint64_t len,
+				    struct ep_error *err)
+{
+	if (!ep_range_ok(off, len, img->size)) {
+		ep_error_set(err, EP_ETRUNC,
+			     "%s: %" PRIu64 " bytes at offset %" PRIu64
+			     " are outside the file (%zu bytes)",
+			     img->path, len, off, img->size);
+		return NULL;
+	}
+	if (need(img, off, len, err))
+		return NULL;
+	return img->bytes + off;
+}
 
 static size_t ehdr_size(unsigned int cls)
 {
@@ -192,6 +236,8 @@ static int load_sections(struct ep_image *img, struct ep_error *err)
 				"%s: e_shstrndx %zu is not a string table (section %zu)", img->path,
 				img->shstrndx, img->shstrndx);
 		rc = check_contents(img, img->shstrndx, err);
+		if (!rc && !(sh->sh_flags & SHF_COMPRESSED))
+			rc = load_section(img, img->shstrndx, err);
 		if (rc)
 			return rc;
 		strtab = img->bytes + sh->sh_offset;
@@ -325,6 +371,7 @@ static int check_chdr(struct ep_image *img, size_t idx, struct ep_error *err)
 	unsigned int cls = img->ehdr.e_ident[EI_CLASS];
 	const GElf_Chdr *ch = &s->chdr;
 	uint64_t align;
+	int rc;
 
 	/* gABI: "SHF_COMPRESSED ... cannot be used with SHF_ALLOC". */
 	if (s->shdr.sh_flags & SHF_ALLOC)
@@ -339,6 +386,10 @@ static int check_chdr(struct ep_image *img, size_t idx, struct ep_error *err)
 				    "than its %zu-byte Elf%d_Chdr (section %zu %s)",
 				    img->path, (uint64_t)s->shdr.sh_size, chdr_size(cls),
 				    cls == ELFCLASS32 ? 32 : 64, idx, ep_section_label(img, idx));
+	/* The header is all gelf_getchdr() reads; the stream waits for decode_section(). */
+	rc = need(img, s->shdr.sh_offset, chdr_size(cls), err);
+	if (rc)
+		return rc;
 	elf_errno();
 	if (!gelf_getchdr(s->scn, &s->chdr))
 		return ep_error_set(err, EP_EMALFORMED,
@@ -444,14 +495,74 @@ static int explain_refusal(const char *path, const unsigned char *b, size_t size
 	return shdr_table_outside(path, shnum, shoff, size, err);
 }
 
+/*
+ * A sparse image: the section header table brought in before elf_memory(),
+ * which reads it (and section 0's sh_size for extended numbering).  The
+ * header is read through libelf's elfNN_xlatetom(); the table is clipped to
+ * the image, whose checks come after.
+ */
+static int preload_headers(struct ep_image *img, unsigned int cls, unsigned int data,
+			   struct ep_error *err)
+{
+	union {
+		Elf32_Ehdr e32;
+		Elf64_Ehdr e64;
+	} eh;
+	union {
+		Elf32_Shdr s32;
+		Elf64_Shdr s64;
+	} sh0;
+	uint64_t shoff, shnum, n;
+	unsigned int shentsize;
+	int rc;
+
+	rc = need(img, 0, ehdr_size(cls), err);
+	if (rc || !xlate(&eh, img->bytes, ehdr_size(cls), ELF_T_EHDR, cls, data))
+		return rc;
+	shoff = cls == ELFCLASS32 ? eh.e32.e_shoff : eh.e64.e_shoff;
+	shnum = cls == ELFCLASS32 ? eh.e32.e_shnum : eh.e64.e_shnum;
+	shentsize = cls == ELFCLASS32 ? eh.e32.e_shentsize : eh.e64.e_shentsize;
+	if (shoff == 0 || shoff >= img->size || shentsize != shdr_size(cls))
+		return 0;
+	/* Extended numbering: the count is section 0's sh_size. */
+	if (shnum == 0) {
+		rc = need(img, shoff, shentsize, err);
+		if (rc)
+			return rc;
+		if (ep_range_ok(shoff, shentsize, img->size) &&
+		    xlate(&sh0, img->bytes + shoff, shentsize, ELF_T_SHDR, cls, data))
+			shnum = cls == ELFCLASS32 ? sh0.s32.sh_size : sh0.s64.sh_size;
+	}
+	n = img->size - shoff;
+	if (shnum <= n / shentsize)
+		n = shnum * shentsize;
+	return need(img, shoff, n, err);
+}
+
+static int open_image(struct ep_image *img, const char *path, const void *bytes, size_t size,
+		      const struct ep_blob *src, struct ep_error *err);
+
 int ep_image_open(struct ep_image *img, const char *path, const void *bytes, size_t size,
 		  struct ep_error *err)
+{
+	return open_image(img, path, bytes, size, NULL, err);
+}
+
+int ep_image_open_blob(struct ep_image *img, const char *path, const struct ep_blob *blob,
+		       struct ep_error *err)
+{
+	return open_image(img, path, blob->bytes, blob->size, blob->sparse ? blob : NULL, err);
+}
+
+static int open_image(struct ep_image *img, const char *path, const void *bytes, size_t size,
+		      const struct ep_blob *src, struct ep_error *err)
 {
 	const unsigned char *b = bytes;
 	unsigned int cls, data;
 	int rc;
 
 	memset(img, 0, sizeof(*img));
+	img->src = src;
 	img->path = path;
 	img->bytes = bytes;
 	img->size = size;
@@ -481,6 +592,9 @@ int ep_image_open(struct ep_image *img, const char *path, const void *bytes, siz
 		elf_version(EV_CURRENT);
 		libelf_ready = true;
 	}
+	rc = preload_headers(img, cls, data, err);
+	if (rc)
+		goto fail;
 	/*
 	 * elf_memory() reads in ELF_C_READ mode: libelf never writes the image.
 	 * elf_errno() first drops an error left over from an earlier file, so
@@ -715,6 +829,9 @@ static int decode_section(struct ep_image *img, size_t idx, struct ep_error *err
 	Elf_Data *d;
 	int rc;
 
+	rc = load_section(img, idx, err);
+	if (rc)
+		return rc;
 	/* Many sections under the cap each must not add up to a bomb. */
 	if (img->bytes_decoded > cap || want > cap - img->bytes_decoded)
 		return ep_error_set(err, EP_ENOMEM,
@@ -783,6 +900,8 @@ Elf_Data *ep_section_data(struct ep_image *img, size_t idx, struct ep_error *err
 			return NULL;
 		return img->sections[idx].decoded;
 	}
+	if (load_section(img, idx, err))
+		return NULL;
 	d = elf_getdata(img->sections[idx].scn, NULL);
 	if (!d) {
 		ep_error_set(err, EP_EMALFORMED,
@@ -809,7 +928,8 @@ void ep_section_raw(const struct ep_image *img, size_t idx, const unsigned char 
 {
 	const GElf_Shdr *sh = &img->sections[idx].shdr;
 
-	if (sh->sh_type == SHT_NOBITS || sh->sh_size == 0 || idx == 0) {
+	if (sh->sh_type == SHT_NOBITS || sh->sh_size == 0 || idx == 0 ||
+	    load_section(img, idx, NULL)) {
 		*bytes = NULL;
 		*size = 0;
 		return;
@@ -983,7 +1103,8 @@ static bool has_interp(const struct ep_image *img)
 
 	if (eh->e_phoff == 0 || eh->e_phoff > img->size || eh->e_phentsize == 0 ||
 	    elf_getphdrnum(img->elf, &phnum) != 0 ||
-	    phnum > (img->size - eh->e_phoff) / eh->e_phentsize)
+	    phnum > (img->size - eh->e_phoff) / eh->e_phentsize ||
+	    need(img, eh->e_phoff, (uint64_t)phnum * eh->e_phentsize, NULL))
 		return false;
 	for (i = 0; i < phnum; i++)
 		if (gelf_getphdr(img->elf, (int)i, &ph) && ph.p_type == PT_INTERP)

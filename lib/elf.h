@@ -64,13 +64,18 @@ struct ep_section {
 	bool symtab_checked; /* ep_symtab_open() found it consistent once */
 	bool compressed;     /* SHF_COMPRESSED (and not SHT_NOBITS): chdr is valid */
 	bool converted;	     /* libelf's byte-order copy is in bytes_converted */
+	bool loaded;	     /* its file bytes were brought in (ep_section_load()) */
 	GElf_Chdr chdr;	     /* its header, host byte order, checked at open:
 			      * ch_type ELFCOMPRESS_ZLIB or _ZSTD, ch_size the
 			      * decoded bytes, ch_addralign */
 	Elf_Data *decoded;   /* owned: the decoded contents, once asked for */
 };
 
+struct ep_blob;
+
 struct ep_image {
+	const struct ep_blob *src;  /* a sparse blob (lib/blob.h) the bytes come from
+				     * on demand, or NULL: all bytes are there */
 	const char *path;	    /* as given; used in every error message */
 	const unsigned char *bytes; /* the image; not owned */
 	size_t size;		    /* bytes */
@@ -106,6 +111,35 @@ struct ep_image {
  */
 int ep_image_open(struct ep_image *img, const char *path, const void *bytes, size_t size,
 		  struct ep_error *err);
+
+/*
+ * ep_image_open() over a blob's bytes (lib/blob.h): for a sparse blob, only
+ * the ELF header, the section header table and .shstrtab are brought in at
+ * open; a section's bytes when ep_section_data() (or ep_section_load(),
+ * ep_section_raw(), ep_image_bytes()) asks for them.  blob must stay open
+ * until ep_image_close().  Errors as ep_image_open()'s, and EP_EIO when a
+ * read fails.
+ */
+int ep_image_open_blob(struct ep_image *img, const char *path, const struct ep_blob *blob,
+		       struct ep_error *err);
+
+/*
+ * The image's bytes at file offset [off, off + len) (for program headers,
+ * PT_DYNAMIC, anything not reached through a section), brought in when the
+ * image is sparse.  Returns a pointer into the image, or NULL with err
+ * filled: EP_ETRUNC when the range is not inside the image, EP_EIO when a
+ * read fails.
+ */
+const unsigned char *ep_image_bytes(struct ep_image *img, uint64_t off, uint64_t len,
+				    struct ep_error *err);
+
+/*
+ * Bring section idx's file bytes in (a no-op but for a sparse image), for a
+ * libelf call that reads a section behind ep_section_data()'s back, such as
+ * elf_strptr() on a string table.  Returns 0, or a negative ep_errcode with
+ * err filled (EP_EIO).  idx < shnum.
+ */
+int ep_section_load(struct ep_image *img, size_t idx, struct ep_error *err);
 
 /*
  * Release what ep_image_open() allocated, the decoded section contents too;

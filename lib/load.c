@@ -15,18 +15,19 @@
 
 #include "lib/load.h"
 
-static const char *const mode_names[] = { "none", "read", "mmap", "hybrid" };
+static const char *const mode_names[] = { "none", "read", "mmap", "hybrid", "accessor" };
+#define NMODE_NAMES (sizeof(mode_names) / sizeof(mode_names[0]))
 
 const char *ep_load_mode_name(enum ep_load_mode mode)
 {
-	return (unsigned int)mode < 4 ? mode_names[mode] : "?";
+	return (unsigned int)mode < NMODE_NAMES ? mode_names[mode] : "?";
 }
 
 int ep_load_mode_parse(const char *name, enum ep_load_mode *mode)
 {
 	unsigned int i;
 
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < NMODE_NAMES; i++)
 		if (strcmp(name, mode_names[i]) == 0) {
 			*mode = i;
 			return 0;
@@ -243,6 +244,55 @@ static int load_compressed(struct ep_load_held *h, const struct ep_load_file *f,
 	return 0;
 }
 
+/*
+ * EP_LOAD_ACCESSOR: the file through elfplt's accessor, one range at a time,
+ * as ep_section_data() brings sections in; what each range cost is told by
+ * ep_access_counts() (a read or a mapping).  The window is given back at the
+ * end of the file, as after every file stats and plt read.
+ */
+static int load_accessor(const struct ep_load_file *f, uint64_t threshold,
+			 struct ep_load_result *res, struct ep_error *err)
+{
+	struct ep_access_counts c0, c1;
+	struct ep_blob b;
+	uint64_t t0, t1;
+	size_t j;
+	int fd, rc;
+
+	/* The same checks as the other modes (the file is the plan's). */
+	rc = ep_load_file_open(f, &fd, err);
+	if (rc)
+		return rc;
+	close(fd);
+	ep_access_set(EP_ACCESS_HYBRID, threshold);
+	rc = ep_blob_open_access(&b, f->path, f->path, 0, 0, false, EP_ACCESS_HYBRID, false, err);
+	if (rc)
+		return rc;
+	for (j = 0; !rc && j < f->nranges; j++) {
+		const struct ep_load_range *r = &f->ranges[j];
+
+		ep_access_counts(&c0);
+		t0 = ep_monotonic_ns();
+		rc = ep_blob_need(&b, r->offset, r->size, err);
+		t1 = ep_monotonic_ns();
+		ep_access_counts(&c1);
+		if (rc)
+			break;
+		if (c1.bytes_read > c0.bytes_read) {
+			res->copy_ns += t1 - t0;
+			res->bytes_copied += c1.bytes_read - c0.bytes_read;
+			res->sections_read++;
+		} else {
+			res->sections_mapped++;
+		}
+		rc = touch_range(b.bytes, b.size, f->path, r, res, err);
+	}
+	if (!rc)
+		rc = ep_blob_check(&b, err);
+	ep_blob_close(&b);
+	return rc;
+}
+
 static int load_file(struct ep_load_held *h, const struct ep_load_file *f, enum ep_load_mode mode,
 		     uint64_t threshold, struct ep_load_result *res, struct ep_error *err)
 {
@@ -256,6 +306,8 @@ static int load_file(struct ep_load_held *h, const struct ep_load_file *f, enum 
 		return 0;
 	if (f->compression != EP_COMP_NONE)
 		return load_compressed(h, f, res, err);
+	if (mode == EP_LOAD_ACCESSOR)
+		return load_accessor(f, threshold, res, err);
 	for (j = 0; j < f->nranges; j++)
 		if (mode == EP_LOAD_MMAP ||
 		    (mode == EP_LOAD_HYBRID && f->ranges[j].size >= threshold))

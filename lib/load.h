@@ -26,9 +26,9 @@
  * How sections are brought in.  EP_LOAD_NONE loads nothing: it is the empty
  * child whose cost (exec, dynamic linking, reading the plan) is subtracted.
  */
-enum ep_load_mode { EP_LOAD_NONE, EP_LOAD_READ, EP_LOAD_MMAP, EP_LOAD_HYBRID };
+enum ep_load_mode { EP_LOAD_NONE, EP_LOAD_READ, EP_LOAD_MMAP, EP_LOAD_HYBRID, EP_LOAD_ACCESSOR };
 
-/* "none", "read", "mmap", "hybrid". */
+/* "none", "read", "mmap", "hybrid", "accessor". */
 const char *ep_load_mode_name(enum ep_load_mode mode);
 
 /* The mode called name; returns 0, or -1 when name is not a mode. */
@@ -81,6 +81,12 @@ struct ep_load_held;
  *   EP_LOAD_HYBRID  sections of at least plan->threshold bytes as in mmap,
  *                   the others as in read (the file is mapped only if it
  *                   has such a section);
+ *   EP_LOAD_ACCESSOR  elfplt's own accessor, as stats and plt read
+ *                   (lib/blob.h, EP_ACCESS_HYBRID): a file at a time in
+ *                   its reused window, sections under plan->threshold read
+ *                   with pread(2), larger ones mapped over their place, the
+ *                   window given back before the next file (so nothing
+ *                   stays held but the window);
  *   EP_LOAD_NONE    nothing.
  * A compressed file is decoded into memory (lib/decode.h) in every mode and
  * its sections read there: a mapping cannot help it.  res->copy_ns sums the

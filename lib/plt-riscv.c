@@ -493,7 +493,8 @@ static const char *sym_name(struct ep_image *img, const struct rv_scan *sc, uint
 	GElf_Sym s;
 	const char *name;
 
-	if (!gelf_getsym(sc->st.data, (int)sym, &s))
+	if (!gelf_getsym(sc->st.data, (int)sym, &s) ||
+	    ep_section_load(img, img->sections[sc->symidx].shdr.sh_link, NULL))
 		return "?";
 	name = elf_strptr(img->elf, img->sections[sc->symidx].shdr.sh_link, s.st_name);
 	return name && *name ? name : "?";

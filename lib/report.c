@@ -146,7 +146,13 @@ int ep_report_write_json(json_t *doc, FILE *out)
  */
 char *ep_json_dump_at(const json_t *v, unsigned int depth, size_t *len)
 {
-	size_t indent = 2 * (size_t)depth, cap = 16384, n, nl = 0, src, dst;
+	/*
+	 * The buffer starts as large as the largest dump so far: a file's
+	 * object of more than 16 KiB (a module of 30 relocation sections) was
+	 * dumped twice, once to learn its size.
+	 */
+	static size_t largest = 16384;
+	size_t indent = 2 * (size_t)depth, cap = largest, n, nl = 0, src, dst;
 	const char *p;
 	char *buf, *bigger;
 
@@ -166,6 +172,8 @@ char *ep_json_dump_at(const json_t *v, unsigned int depth, size_t *len)
 	}
 	if (n == 0 || n > cap)
 		goto fail;
+	if (n > largest && n <= 64 << 20)
+		largest = n + n / 4;
 	for (p = buf; indent && (p = memchr(p, '\n', n - (size_t)(p - buf))); p++)
 		nl++;
 	if (n + nl * indent + 1 > cap) {

@@ -86,8 +86,11 @@ int ep_blob_open_entry(struct ep_blob *b, const struct ep_pathlist *pl, size_t i
 	const struct ep_member *m = &pl->members[i];
 	int rc;
 
+	enum ep_access access = populate ? EP_ACCESS_MMAP : ep_access_mode();
+
 	if (!m->archive)
-		return ep_blob_open(b, pl->paths[i], populate, err);
+		return ep_blob_open_access(b, pl->paths[i], pl->paths[i], 0, 0, populate, access,
+					   pl->walked[i], err);
 	if (m->error) {
 		memset(b, 0, sizeof(*b));
 		b->path = pl->paths[i];
@@ -95,9 +98,11 @@ int ep_blob_open_entry(struct ep_blob *b, const struct ep_pathlist *pl, size_t i
 	}
 	/* A thin archive's member is a whole file; a regular one's, a part. */
 	if (m->offset == 0)
-		rc = ep_blob_open_file(b, pl->paths[i], m->file, populate, err);
+		rc = ep_blob_open_access(b, pl->paths[i], m->file, 0, 0, populate, access, false,
+					 err);
 	else
-		rc = ep_blob_open_part(b, pl->paths[i], m->file, m->offset, m->size, populate, err);
+		rc = ep_blob_open_access(b, pl->paths[i], m->file, m->offset, m->size, populate,
+					 access, false, err);
 	b->archive = m->archive;
 	b->member = m->name;
 	return rc;

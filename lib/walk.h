@@ -64,7 +64,8 @@ const char *ep_pathlist_file(const struct ep_pathlist *pl, size_t i);
 /*
  * Open entry i of pl as ep_blob_open() opens a file, blob->path being
  * pl->paths[i]; a member through ep_blob_open_part(), with blob->archive
- * and blob->member set.  An entry with members[i].error fails with that
+ * and blob->member set.  The process's access mode (ep_access_mode()) says
+ * how the bytes come in; populate maps the whole file, populated.  An entry with members[i].error fails with that
  * message (EP_EMALFORMED).
  */
 int ep_blob_open_entry(struct ep_blob *blob, const struct ep_pathlist *pl, size_t i, bool populate,

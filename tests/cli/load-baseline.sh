@@ -64,7 +64,7 @@ fi
 # No section, so the JSON says its figures are noise, and keeps its modes.
 check "nothing_to_load" true "$(jqr "$T/out.json" .nothing_to_load)"
 check "note is a string" string "$(jqr "$T/out.json" '.note | type')"
-check "modes kept" "read mmap hybrid" "$(jqr "$T/out.json" '[.modes[].mode] | join(" ")')"
+check "modes kept" "read mmap hybrid accessor" "$(jqr "$T/out.json" '[.modes[].mode] | join(" ")')"
 
 # Text: one line saying there is nothing to measure, not a table of noise.
 "$ELFPLT" load --sections=relocs --repeat 1 "$T/big" > "$T/none.txt" ||

@@ -13,8 +13,8 @@ sync "$T/big" 2>/dev/null || sync
 "$ELFPLT" load --cold --sections=alloc --repeat 1 --json "$T/big" > "$T/out.json" ||
 	fail "elfplt load --cold exited $?"
 check "cold.requested" true "$(jqr "$T/out.json" .cold.requested)"
-# One drop before each of read, mmap, hybrid (the empty child needs none).
-check "cold.drops" 3 "$(jqr "$T/out.json" .cold.drops)"
+# One drop before each of read, mmap, hybrid, accessor (the empty child needs none).
+check "cold.drops" 4 "$(jqr "$T/out.json" .cold.drops)"
 # The file's pages: its size (stat) rounded up to pages (getconf PAGESIZE).
 page=$(getconf PAGESIZE)
 size=$(stat -c %s "$T/big")

@@ -76,6 +76,6 @@ done
 # 0x0807060504030201 + 0x0a09 = 0x0807060504030c0a.
 check "checksum" 0807060504030c0a "$(jqr "$T/out.json" .checksum)"
 check "schema" elfplt-load/1 "$(jqr "$T/out.json" .schema)"
-check "modes" "read mmap hybrid" "$(jqr "$T/out.json" '[.modes[].mode] | join(" ")')"
+check "modes" "read mmap hybrid accessor" "$(jqr "$T/out.json" '[.modes[].mode] | join(" ")')"
 check "repeat" 3 "$(mode read .repeat)"
 done_testing

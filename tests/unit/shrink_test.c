@@ -46,6 +46,85 @@ static int make_file(char *path, size_t npages)
 	return fd;
 }
 
+/*
+ * The sparse accessor (EP_ACCESS_HYBRID, EP_ACCESS_READ): the threshold's
+ * boundary (a range of exactly four pages mapped, one byte less read with
+ * pread()), counted by ep_access_counts(); bytes no one asked for read as
+ * zero, also after another file used the window; a file that shrinks under a
+ * mapped range or before a read is reported as a mapped one is.
+ */
+static void check_sparse(size_t page)
+{
+	char p1[] = "/tmp/elfplt-shrink.XXXXXX", p2[] = "/tmp/elfplt-shrink.XXXXXX";
+	struct ep_error err = { 0 };
+	struct ep_access_counts c0, c1;
+	struct ep_blob b;
+	int fd1 = make_file(p1, 16), fd2 = make_file(p2, 16);
+
+	ep_access_set(EP_ACCESS_HYBRID, 0);
+	CHECK(ep_access_threshold() == 4 * page);
+	CHECK(ep_blob_open_access(&b, p1, p1, 0, 0, false, EP_ACCESS_HYBRID, false, &err) == 0);
+	CHECK(b.sparse && !b.mapped && b.size == 16 * page);
+	CHECK(b.bytes[0] == 0xAA && b.bytes[64] == 0); /* only the first 64 bytes so far */
+	ep_access_counts(&c0);
+	CHECK(ep_blob_need(&b, 100, 4 * page - 1, &err) == 0);
+	ep_access_counts(&c1);
+	CHECK(c1.preads == c0.preads + 1 && c1.bytes_read == c0.bytes_read + 4 * page - 1);
+	CHECK(c1.maps == c0.maps);
+	CHECK(b.bytes[100] == 0xAA && b.bytes[100 + 4 * page - 2] == 0xAA);
+	CHECK(b.bytes[100 + 4 * page - 1] == 0);
+	CHECK(ep_blob_need(&b, 8 * page + 1, 4 * page, &err) == 0);
+	ep_access_counts(&c0);
+	CHECK(c0.maps == c1.maps + 1 && c0.preads == c1.preads);
+	CHECK(c0.bytes_mapped == 5 * page); /* pages 8 to 12, around the range */
+	CHECK(b.bytes[8 * page + 1] == 0xAA && b.bytes[12 * page] == 0xAA);
+	CHECK(ep_blob_check(&b, &err) == 0);
+	/* Shrunk: the mapped range reads zeros past the end, a read comes back short. */
+	CHECK(ftruncate(fd1, (off_t)(10 * page)) == 0);
+	CHECK(b.bytes[11 * page] == 0);
+	CHECK(ep_blob_check(&b, &err) == -EP_EIO);
+	CHECK(strstr(err.message, ": the file shrank while it was read") != NULL);
+	ep_blob_close(&b);
+
+	/* Read mode reads even a large range; the last file's bytes are gone. */
+	CHECK(ep_blob_open_access(&b, p2, p2, 0, 0, false, EP_ACCESS_READ, false, &err) == 0);
+	CHECK(b.sparse && b.bytes[100] == 0 && b.bytes[9 * page] == 0);
+	ep_access_counts(&c0);
+	CHECK(ep_blob_need(&b, 0, 16 * page, &err) == 0);
+	ep_access_counts(&c1);
+	CHECK(c1.maps == c0.maps && c1.preads == c0.preads + 1);
+	CHECK(b.bytes[16 * page - 1] == 0xAA);
+	CHECK(ftruncate(fd2, (off_t)(8 * page)) == 0);
+	CHECK(ep_blob_check(&b, &err) == 0); /* read before it shrank */
+	ep_blob_close(&b);
+	/* A file that shrinks before a read: the read comes back short. */
+	CHECK(ep_blob_open_access(&b, p2, p2, 0, 0, false, EP_ACCESS_READ, false, &err) == 0);
+	CHECK(b.size == 8 * page && b.bytes[64] == 0);
+	CHECK(ftruncate(fd2, 200) == 0);
+	CHECK(ep_blob_need(&b, 0, page, &err) == 0);
+	CHECK(b.bytes[199] == 0xAA && b.bytes[200] == 0);
+	CHECK(ep_blob_check(&b, &err) == -EP_EIO);
+	ep_blob_close(&b);
+	/* A file under the threshold is read whole when it opens, in one pread(). */
+	ep_access_counts(&c0);
+	CHECK(ep_blob_open_access(&b, p2, p2, 0, 0, false, EP_ACCESS_HYBRID, false, &err) == 0);
+	ep_access_counts(&c1);
+	CHECK(c1.preads == c0.preads + 1 && c1.bytes_read == c0.bytes_read + 200);
+	CHECK(b.bytes[199] == 0xAA && ep_blob_need(&b, 10, 150, &err) == 0);
+	ep_access_counts(&c0);
+	CHECK(c0.preads == c1.preads);
+	ep_blob_close(&b);
+
+	/* mmap mode maps the whole file, as ep_blob_open() does. */
+	CHECK(ep_blob_open_access(&b, p2, p2, 0, 0, false, EP_ACCESS_MMAP, false, &err) == 0);
+	CHECK(!b.sparse && b.mapped && b.size == 200);
+	ep_blob_close(&b);
+	close(fd1);
+	close(fd2);
+	unlink(p1);
+	unlink(p2);
+}
+
 int main(void)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
@@ -80,6 +159,8 @@ int main(void)
 	CHECK(b.size == 100);
 	CHECK(ep_blob_check(&b, &err) == 0);
 	ep_blob_close(&b);
+
+	check_sparse(page);
 
 	/*
 	 * A mapping that is no blob's keeps the SIGBUS action from before (the
