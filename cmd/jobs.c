@@ -249,6 +249,18 @@ static void process(const struct run *r, size_t i, struct outcome *o)
 	free(clean);
 }
 
+/* The running loop's bar and report, for ep_jobs_stderr() called from emit. */
+static const struct run *current_run;
+
+void ep_jobs_stderr(const char *text, size_t len)
+{
+	if (current_run) {
+		fflush(current_run->out);
+		ep_progress_clear(current_run->progress);
+	}
+	fwrite(text, 1, len, stderr);
+}
+
 /* Report input i's outcome and free its result; returns false when it failed. */
 static bool finish(const struct run *r, size_t i, struct outcome *o)
 {
@@ -260,7 +272,9 @@ static bool finish(const struct run *r, size_t i, struct outcome *o)
 		/* The report and the bar on one terminal: the report's lines go first. */
 		if (r->progress->out_tty)
 			ep_progress_clear(r->progress);
+		current_run = r;
 		o->rc = r->emit(shown, o->result, o->result_len, r->ctx, &o->err);
+		current_run = NULL;
 		if (r->progress->out_tty)
 			fflush(r->out);
 	}

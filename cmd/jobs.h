@@ -38,6 +38,12 @@ uint64_t ep_inputs_skipped(void);
 /* "skipped: N files (not ELF)" on out when the last run passed over any. */
 void ep_print_skipped(FILE *out);
 
+/*
+ * Write len bytes of whole lines (a file's warnings) on stderr from emit:
+ * the report so far flushed and the progress bar erased first.
+ */
+void ep_jobs_stderr(const char *text, size_t len);
+
 /* Most jobs (worker processes) ep_for_each_image_jobs() runs. */
 #define EP_JOBS_MAX 8
 

@@ -29,7 +29,7 @@ struct machine_totals {
  * from a worker process: this header, then ntypes struct ep_type_count (the
  * file's counts by type, for the totals), then out_len bytes of its report
  * as rendered there (a text block, or its files[] entry; none for text with
- * --top).
+ * --top), then warn_len bytes of its warnings as stderr lines.
  */
 struct file_result {
 	uint64_t relocations;
@@ -37,6 +37,7 @@ struct file_result {
 	struct ep_sizes sizes;
 	struct ep_compressed_sizes compressed;
 	uint64_t out_len;
+	uint64_t warn_len; /* then warn_len bytes of stderr warning lines */
 	uint32_t e_machine;
 	uint32_t ntypes;
 };
@@ -86,6 +87,11 @@ static json_t *json_symbols(const uint64_t *by_class, const uint64_t *distinct)
 
 static json_t *json_section(const struct ep_image *img, const struct ep_relsec_stats *s)
 {
+	/* Without section headers, a PT_DYNAMIC table's symbols are DT_SYMTAB's. */
+	const char *symtab = img->shnum			   ? img->sections[s->symtab].name
+			     : s->kind == EP_RELKIND_RELR ? ""
+							  : "DT_SYMTAB";
+
 	return json_pack("{s:I, s:s, s:s, s:I, s:I, s:b, s:I, s:s, s:I, s:{s:I, s:s, s:b},"
 			 " s:{s:I, s:s}, s:o, s:o}",
 			 "index", (json_int_t)s->index, "name", s->name, "kind",
@@ -95,7 +101,7 @@ static json_t *json_section(const struct ep_image *img, const struct ep_relsec_s
 			 "decoded_bytes", (json_int_t)s->decoded_bytes, "target", "index",
 			 (json_int_t)s->target, "name", s->target_name, "executable",
 			 s->target_exec, "symtab", "index", (json_int_t)s->symtab, "name",
-			 img->sections[s->symtab].name, "by_type",
+			 symtab, "by_type",
 			 json_by_type(img->ehdr.e_machine, &s->types), "symbols",
 			 json_symbols(s->by_symclass, NULL));
 }
@@ -168,6 +174,11 @@ static json_t *json_file(const struct ep_image *img, const struct ep_blob *blob,
 		      (json_int_t)fs->sizes.data, "bss", (json_int_t)fs->sizes.bss,
 		      "compressed_sections", json_compressed(&fs->compressed));
 	if (o)
+		json_object_set_new(o, "relocation_source",
+				    json_string(fs->from_dynamic ? "dynamic" : "sections"));
+	if (o && (fs->warnings.n || fs->warnings.dropped))
+		json_object_set_new(o, "warnings", ep_json_warnings(&fs->warnings));
+	if (o)
 		ep_json_input_keys(o, blob);
 	return o;
 }
@@ -238,14 +249,18 @@ static void print_file(FILE *out, struct ep_image *img, const struct ep_file_sta
 		eh->e_ident[EI_DATA] == ELFDATA2MSB ? "MSB" : "LSB",
 		ep_machine_label(eh->e_machine, mbuf, sizeof(mbuf)), ep_image_kind_label(img),
 		fs->relocations, ep_plural(fs->relocations, "relocation", "relocations"), fs->nsecs,
-		ep_plural(fs->nsecs, "section", "sections"));
+		fs->from_dynamic ? ep_plural(fs->nsecs, "PT_DYNAMIC table", "PT_DYNAMIC tables")
+				 : ep_plural(fs->nsecs, "section", "sections"));
 	if (fs->nsecs) {
 		t = ep_table_new(8, hdr, "rllrrlll");
 		for (i = 0; t && i < fs->nsecs; i++) {
 			const struct ep_relsec_stats *s = &fs->secs[i];
 
 			ep_table_row(t);
-			ep_table_cell_index(t, s->index, NULL);
+			if (fs->from_dynamic) /* a table the dynamic tags describe */
+				ep_table_cell_str(t, "-");
+			else
+				ep_table_cell_index(t, s->index, NULL);
 			ep_table_cell_str(t, s->name);
 			if (s->ch_type)
 				ep_table_cell(t, "%s %s", ep_relkind_name(s->kind),
@@ -379,8 +394,8 @@ static int compute_file(struct ep_image *img, const struct ep_blob *blob, void *
 	struct ep_type_count *types;
 	struct ep_file_stats fs;
 	unsigned char *p;
-	char *out = NULL;
-	size_t i, out_len = 0;
+	char *out = NULL, *warn = NULL;
+	size_t i, out_len = 0, warn_len = 0;
 	int rc;
 
 	rc = ep_stats_file(img, &fs, err);
@@ -395,7 +410,9 @@ static int compute_file(struct ep_image *img, const struct ep_blob *blob, void *
 	r.out_len = out_len;
 	r.e_machine = img->ehdr.e_machine;
 	r.ntypes = (uint32_t)fs.types.n;
-	*result_len = sizeof(r) + r.ntypes * sizeof(*types) + out_len;
+	warn = ep_warnings_text(img->path, &fs.warnings, &warn_len);
+	r.warn_len = warn_len;
+	*result_len = sizeof(r) + r.ntypes * sizeof(*types) + out_len + warn_len;
 	p = malloc(*result_len);
 	if (!p) {
 		rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
@@ -409,8 +426,11 @@ static int compute_file(struct ep_image *img, const struct ep_blob *blob, void *
 			*types++ = fs.types.slots[i];
 	if (out_len)
 		memcpy(types, out, out_len);
+	if (warn_len)
+		memcpy((char *)types + out_len, warn, warn_len);
 	*result = p;
 out:
+	free(warn);
 	free(out);
 	ep_stats_free(&fs);
 	return rc;
@@ -429,10 +449,13 @@ static int emit_file(const char *path, const void *result, size_t result_len, vo
 	if (result_len >= sizeof(r))
 		memcpy(&r, p, sizeof(r));
 	if (result_len < sizeof(r) || r.ntypes > (result_len - sizeof(r)) / sizeof(*types) ||
-	    r.out_len != result_len - sizeof(r) - r.ntypes * sizeof(*types))
+	    r.out_len > result_len - sizeof(r) - r.ntypes * sizeof(*types) ||
+	    r.warn_len != result_len - sizeof(r) - r.ntypes * sizeof(*types) - r.out_len)
 		return ep_error_set(err, EP_EIO, "%s: the worker's result is malformed", path);
 	types = (const struct ep_type_count *)(p + sizeof(r));
 	out = (const char *)(types + r.ntypes);
+	if (r.warn_len)
+		ep_jobs_stderr(out + r.out_len, r.warn_len);
 	if (add_totals(run, path, &r, types))
 		return ep_error_set(err, EP_ENOMEM, "%s: out of memory", path);
 	if (run->json)

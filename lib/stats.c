@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/dynamic.h"
 #include "lib/stats.h"
 
 /* First table size: more distinct types than one relocation section holds. */
@@ -318,8 +319,8 @@ static int offsets_push(struct offsets *o, uint64_t off)
 }
 
 static int count_dynamic(const struct ep_image *img, const struct ep_relsec *rs,
-			 const struct ep_rel *r, size_t n, struct ep_dyn_stats *dyn,
-			 struct offsets *rel_offsets)
+			 uint64_t entsize, const struct ep_rel *r, size_t n,
+			 struct ep_dyn_stats *dyn, struct offsets *rel_offsets)
 {
 	unsigned int ws = img->ehdr.e_ident[EI_CLASS] == ELFCLASS32 ? 4 : 8;
 	size_t i;
@@ -331,7 +332,7 @@ static int count_dynamic(const struct ep_image *img, const struct ep_relsec *rs,
 		if (k != EP_DYN_RELATIVE || rs->kind == EP_RELKIND_RELR)
 			continue;
 		dyn->relative_in_rel++;
-		dyn->relative_in_rel_bytes += img->sections[rs->index].shdr.sh_entsize;
+		dyn->relative_in_rel_bytes += entsize;
 		/* SHT_RELR can only describe word-aligned places. */
 		if (r[i].r_offset % ws == 0 && offsets_push(rel_offsets, r[i].r_offset))
 			return -EP_ENOMEM;
@@ -390,7 +391,8 @@ static int stats_section(struct ep_image *img, size_t idx, struct ep_relsec_stat
 		if (ep_stats_count(s, buf, (size_t)got, &rs.symtab, bits))
 			goto nomem;
 		if (fs->linked && (s->dynamic || rs.kind == EP_RELKIND_RELR) &&
-		    count_dynamic(img, &rs, buf, (size_t)got, &fs->dyn, rel_offsets))
+		    count_dynamic(img, &rs, img->sections[idx].shdr.sh_entsize, buf, (size_t)got,
+				  &fs->dyn, rel_offsets))
 			goto nomem;
 	}
 	if (got < 0)
@@ -402,6 +404,136 @@ static int stats_section(struct ep_image *img, size_t idx, struct ep_relsec_stat
 	return 0;
 nomem:
 	return ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
+}
+
+/* Table t of a file without section headers, counted as stats_section() counts one. */
+static int stats_dyntable(struct ep_image *img, const struct ep_dynamic *dy, enum ep_dyntab t,
+			  const struct ep_symtab *st, uint64_t *seen, struct ep_file_stats *fs,
+			  struct offsets *rel_offsets, struct ep_error *err)
+{
+	struct ep_relsec_stats *s = &fs->secs[fs->nsecs++];
+	struct ep_rel buf[1024];
+	struct ep_rel_cursor cur = { 0 };
+	struct ep_relsec rs;
+	ssize_t got;
+	size_t c;
+
+	ep_dynamic_relsec(img, dy, t, &rs);
+	rs.symtab = *st;
+	s->name = dy->tab[t].tag;
+	s->kind = rs.kind;
+	s->entries = rs.entries;
+	s->relocations = rs.count;
+	s->target_name = "";
+	s->dynamic = true;
+	s->bytes = dy->tab[t].bytes;
+	s->decoded_bytes = s->bytes;
+	while ((got = ep_relsec_next(&rs, &cur, buf, 1024, err)) > 0)
+		if (ep_stats_count(s, buf, (size_t)got, st, seen) ||
+		    count_dynamic(img, &rs, dy->tab[t].entsize, buf, (size_t)got, &fs->dyn,
+				  rel_offsets))
+			return ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
+	if (got < 0)
+		return (int)got;
+	if (rs.kind == EP_RELKIND_RELR) {
+		fs->dyn.relr_present += rs.count;
+		fs->dyn.relr_present_bytes += s->bytes;
+	}
+	fs->relocations += s->relocations;
+	for (c = 0; c < EP_SYM_NCLASS; c++)
+		fs->by_symclass[c] += s->by_symclass[c];
+	if (ep_type_counts_merge(&fs->types, &s->types))
+		return ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
+	return 0;
+}
+
+/* The highest r_sym of dy's REL/RELA tables: how many DT_SYMTAB entries to read. */
+static uint32_t dynamic_max_sym(struct ep_image *img, const struct ep_dynamic *dy)
+{
+	struct ep_rel buf[1024];
+	uint32_t max = 0;
+	size_t t;
+
+	for (t = 0; t < EP_DT_NTAB; t++) {
+		struct ep_rel_cursor cur = { 0 };
+		struct ep_relsec rs;
+		ssize_t got, k;
+
+		if (!dy->tab[t].data || dy->tab[t].kind == EP_RELKIND_RELR)
+			continue;
+		ep_dynamic_relsec(img, dy, (enum ep_dyntab)t, &rs);
+		while ((got = ep_relsec_next(&rs, &cur, buf, 1024, NULL)) > 0)
+			for (k = 0; k < got; k++)
+				if (buf[k].r_sym > max)
+					max = buf[k].r_sym;
+	}
+	return max;
+}
+
+/*
+ * A linked file without section headers: its relocations as the dynamic
+ * loader finds them, through PT_DYNAMIC (lib/dynamic.h), one entry of
+ * fs->secs per table, named by its tag.
+ */
+static int stats_dynamic(struct ep_image *img, struct ep_file_stats *fs, struct ep_error *err)
+{
+	struct offsets rel_offsets = { 0 };
+	struct ep_dynamic dy;
+	struct ep_symtab st;
+	uint64_t *seen = NULL;
+	uint32_t max;
+	size_t t, n = 0, w;
+	int rc;
+
+	rc = ep_dynamic_read(img, &dy, err);
+	if (rc || !dy.present)
+		return rc;
+	fs->from_dynamic = true;
+	for (t = 0; t < EP_DT_NTAB; t++)
+		n += dy.tab[t].present;
+	if (n == 0)
+		return 0;
+	max = dynamic_max_sym(img, &dy);
+	rc = ep_dynamic_symtab(img, &dy, max ? (size_t)max + 1 : 0, &st, err);
+	if (rc)
+		return rc;
+	fs->secs = calloc(n, sizeof(*fs->secs));
+	seen = calloc(((size_t)max + 64) / 64, sizeof(*seen));
+	if (!fs->secs || !seen) {
+		rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
+		goto out;
+	}
+	for (t = 0; t < EP_DT_NTAB && rc == 0; t++)
+		if (dy.tab[t].present)
+			rc = stats_dyntable(img, &dy, (enum ep_dyntab)t, &st, seen, fs,
+					    &rel_offsets, err);
+	if (rc == 0)
+		price_relr(img, &fs->dyn, &rel_offsets);
+	for (w = 0; w < ((size_t)max + 64) / 64; w++)
+		fs->distinct_symbols += (uint64_t)__builtin_popcountll(seen[w]);
+out:
+	free(seen);
+	free(rel_offsets.v);
+	return rc;
+}
+
+/*
+ * A linked file with section headers: its PT_DYNAMIC compared with them.
+ * What is wrong there is a warning: the sections are what is counted.
+ */
+static void check_dynamic(struct ep_image *img, struct ep_file_stats *fs)
+{
+	struct ep_dynamic dy;
+	struct ep_error e;
+
+	if (ep_dynamic_read(img, &dy, &e) == 0)
+		ep_dynamic_compare(img, &dy, &fs->warnings);
+	else
+		ep_warn(&fs->warnings, "dynamic_unreadable", "%s",
+			strncmp(e.message, img->path, strlen(img->path)) == 0 &&
+					e.message[strlen(img->path)] == ':'
+				? e.message + strlen(img->path) + 2
+				: e.message);
 }
 
 int ep_stats_file(struct ep_image *img, struct ep_file_stats *fs, struct ep_error *err)
@@ -416,6 +548,10 @@ int ep_stats_file(struct ep_image *img, struct ep_file_stats *fs, struct ep_erro
 	fs->linked = img->ehdr.e_type == ET_EXEC || img->ehdr.e_type == ET_DYN;
 	ep_sizes_of(img, &fs->sizes);
 	ep_compressed_of(img, &fs->compressed);
+	if (fs->linked && img->shnum == 0)
+		return stats_dynamic(img, fs, err);
+	if (fs->linked)
+		check_dynamic(img, fs);
 	for (i = 1; i < img->shnum; i++)
 		nrel += ep_is_relsec(&img->sections[i].shdr);
 	if (nrel == 0)
@@ -464,5 +600,6 @@ void ep_stats_free(struct ep_file_stats *fs)
 		ep_type_counts_free(&fs->secs[i].types);
 	free(fs->secs);
 	ep_type_counts_free(&fs->types);
+	ep_warnings_free(&fs->warnings);
 	memset(fs, 0, sizeof(*fs));
 }

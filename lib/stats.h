@@ -14,6 +14,7 @@
 
 #include "lib/elf.h"
 #include "lib/reloc.h"
+#include "lib/warning.h"
 
 /*
  * Counts by r_type: what a relocation table holds of each type.  An
@@ -161,6 +162,9 @@ struct ep_file_stats {
 	struct ep_dyn_stats dyn;
 	struct ep_sizes sizes;
 	struct ep_compressed_sizes compressed;
+	bool from_dynamic; /* no section headers: secs[] are PT_DYNAMIC's tables,
+			    * named by tag ("DT_RELA"), index 0 (lib/dynamic.h) */
+	struct ep_warnings warnings; /* what is wrong but did not stop the counts */
 };
 
 /*
@@ -193,6 +197,10 @@ int ep_stats_count(struct ep_relsec_stats *s, const struct ep_rel *r, size_t n,
  * Compute fs for img.  Returns 0, or a negative ep_errcode with err filled
  * from ep_relsec_open()/ep_relsec_next() (a malformed relocation section
  * makes the whole file fail: its counts would be wrong) or EP_ENOMEM.
+ * A linked file without section headers is counted from its PT_DYNAMIC
+ * tables (ep_dynamic_read()'s errors); one with them has its PT_DYNAMIC
+ * compared with them, a disagreement or an unreadable PT_DYNAMIC a
+ * warning in fs->warnings ("dynamic_mismatch", "dynamic_unreadable").
  */
 int ep_stats_file(struct ep_image *img, struct ep_file_stats *fs, struct ep_error *err);
 
