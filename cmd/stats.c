@@ -285,9 +285,12 @@ static void print_file(FILE *out, struct ep_image *img, const struct ep_file_sta
 		fputc('\n', out);
 		print_types(out, eh->e_machine, &fs->types, fs->relocations);
 		fputs("  symbols:", out);
-		for (c = 0; c < EP_SYM_NCLASS; c++)
+		for (c = 0; c < EP_SYM_UNKNOWN; c++)
 			fprintf(out, " %s %" PRIu64 "%s", ep_symclass_name(c), fs->by_symclass[c],
-				c + 1 < EP_SYM_NCLASS ? "," : "");
+				c + 1 < EP_SYM_UNKNOWN ? "," : "");
+		/* Only a file with an unreadable symbol table has any. */
+		if (fs->by_symclass[EP_SYM_UNKNOWN])
+			fprintf(out, ", unknown %" PRIu64, fs->by_symclass[EP_SYM_UNKNOWN]);
 		fprintf(out, "; %" PRIu64 " distinct %s\n", fs->distinct_symbols,
 			ep_plural(fs->distinct_symbols, "symbol", "symbols"));
 	}

@@ -7,6 +7,7 @@
 
 #include "lib/dynamic.h"
 #include "lib/stats.h"
+#include "lib/xref.h"
 
 /* First table size: more distinct types than one relocation section holds. */
 #define TYPE_SLOTS_MIN 32
@@ -124,6 +125,7 @@ const char *ep_symclass_name(enum ep_symclass c)
 {
 	static const char *const names[EP_SYM_NCLASS] = {
 		"none", "undefined", "same_section", "other_section", "absolute_or_common",
+		"unknown",
 	};
 
 	return c < EP_SYM_NCLASS ? names[c] : "?";
@@ -225,11 +227,12 @@ int ep_stats_count(struct ep_relsec_stats *s, const struct ep_rel *r, size_t n,
 		   const struct ep_symtab *st, uint64_t *seen)
 {
 	struct ep_type_count *last = NULL; /* in use; valid until the table grows */
+	bool unknown = !st->data && st->count; /* a table ep_xref_relsec_open() could not read */
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		uint32_t sym = r[i].r_sym;
-		bool valid = sym && sym < st->count;
+		bool valid = sym && sym < st->count && !unknown;
 		uint32_t st_shndx = valid ? ep_symtab_st_shndx(st, sym) : SHN_UNDEF;
 		uint32_t shndx = valid ? ep_symtab_shndx(st, sym) : SHN_UNDEF;
 
@@ -243,7 +246,8 @@ int ep_stats_count(struct ep_relsec_stats *s, const struct ep_rel *r, size_t n,
 				return -EP_ENOMEM;
 			last = type_find(&s->types, r[i].r_type);
 		}
-		s->by_symclass[ep_symclass_of(sym, st_shndx, shndx, s->target)]++;
+		s->by_symclass[sym && unknown ? EP_SYM_UNKNOWN
+					      : ep_symclass_of(sym, st_shndx, shndx, s->target)]++;
 		if (seen && sym)
 			seen[sym / 64] |= 1ULL << (sym % 64);
 	}
@@ -366,10 +370,11 @@ static int stats_section(struct ep_image *img, size_t idx, struct ep_relsec_stat
 	struct ep_rel_cursor cur = { 0 };
 	struct ep_relsec rs;
 	uint64_t *bits;
+	bool unknown;
 	ssize_t got;
 	int rc;
 
-	rc = ep_relsec_open(img, idx, &rs, err);
+	rc = ep_xref_relsec_open(img, idx, &rs, &unknown, &fs->warnings, err);
 	if (rc)
 		return rc;
 	s->index = idx;
@@ -385,7 +390,7 @@ static int stats_section(struct ep_image *img, size_t idx, struct ep_relsec_stat
 	s->bytes = img->sections[idx].shdr.sh_size;
 	s->ch_type = ep_section_is_compressed(img, idx) ? img->sections[idx].chdr.ch_type : 0;
 	s->decoded_bytes = ep_section_size(img, idx);
-	bits = seen_for(seen, &rs.symtab, nseen_max);
+	bits = unknown ? NULL : seen_for(seen, &rs.symtab, nseen_max);
 
 	while ((got = ep_relsec_next(&rs, &cur, buf, 1024, err)) > 0) {
 		if (ep_stats_count(s, buf, (size_t)got, &rs.symtab, bits))
@@ -550,6 +555,7 @@ int ep_stats_file(struct ep_image *img, struct ep_file_stats *fs, struct ep_erro
 	ep_compressed_of(img, &fs->compressed);
 	if (fs->linked && img->shnum == 0)
 		return stats_dynamic(img, fs, err);
+	ep_xref_check(img, &fs->warnings);
 	if (fs->linked)
 		check_dynamic(img, fs);
 	for (i = 1; i < img->shnum; i++)

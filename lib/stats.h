@@ -60,6 +60,7 @@ enum ep_symclass {
 	EP_SYM_SAME_SECTION,  /* defined in the relocation's target section */
 	EP_SYM_OTHER_SECTION, /* defined in another section */
 	EP_SYM_ABS_COMMON,    /* st_shndx SHN_ABS, SHN_COMMON or another reserved index */
+	EP_SYM_UNKNOWN,	      /* the section's symbol table is unreadable (lib/xref.h) */
 	EP_SYM_NCLASS
 };
 
@@ -186,7 +187,9 @@ void ep_compressed_add(struct ep_compressed_sizes *dst, const struct ep_compress
 /*
  * Count relocations r[0..n) of one section into s: by type, and by symbol
  * class using st, the section's symbol table (empty when sh_link is 0; every
- * r_sym is then 0, which ep_relsec_next() has checked).  Marks each
+ * r_sym is then 0, which ep_relsec_next() has checked; with no data but a
+ * count, one ep_xref_relsec_open() could not read: every r_sym but 0 is
+ * EP_SYM_UNKNOWN).  Marks each
  * referenced symbol's bit in seen (a bitmap of st->count bits, or NULL).
  * Returns 0 or -EP_ENOMEM.
  */
