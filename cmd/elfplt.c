@@ -57,6 +57,7 @@ static void usage(FILE *f)
 	      "  -o, --output FILE   write the report to FILE instead of standard output\n"
 	      "  -j, --jobs N        analyse N files at a time (default: one per CPU, at most 8)\n"
 	      "  -q, --quiet         no progress bar on a terminal\n"
+	      "      --verbose       name each input passed over (not ELF) and why\n"
 	      "  --max-size=BYTES    refuse a compressed input or section that decodes to more\n"
 	      "                      than BYTES (K, M, G suffixes: KiB, MiB, GiB; default 1G)\n",
 	      f);
@@ -103,6 +104,9 @@ int ep_global_option(struct ep_global *g, int c, const char *arg)
 		return parse_jobs(g, arg) ? -1 : 1;
 	case 'q':
 		g->quiet = true;
+		return 1;
+	case 0x103:
+		g->verbose = true;
 		return 1;
 	case 0x102:
 		if (ep_parse_size(arg, &size)) {

@@ -35,6 +35,7 @@ struct ep_global {
 	const char *cmd;    /* running subcommand's name */
 	unsigned int jobs;  /* -j N; 0: ep_jobs_default() */
 	bool quiet;	    /* --quiet: no progress bar */
+	bool verbose;	    /* --verbose: name each input passed over, and why */
 };
 
 struct ep_cmd {
@@ -57,7 +58,7 @@ struct ep_paths;
 	{ "format", required_argument, NULL, 0x100 }, { "json", no_argument, NULL, 0x101 },        \
 	{ "output", required_argument, NULL, 'o' }, { "jobs", required_argument, NULL, 'j' },      \
 	{ "quiet", no_argument, NULL, 'q' }, { "max-size", required_argument, NULL, 0x102 },       \
-	{ "help", no_argument, NULL, 'h' }
+	{ "verbose", no_argument, NULL, 0x103 }, { "help", no_argument, NULL, 'h' }
 /* clang-format on */
 
 /* Short options of EP_GLOBAL_LONGOPTS, to prepend to a command's own. */

@@ -630,6 +630,11 @@ static int cmd_stats(int argc, char **argv, struct ep_global *g)
 	status = ep_for_each_image_jobs(g, in.v, in.n, false, compute_file, emit_file, stats_error,
 					&run);
 	if (run.json) {
+		json_t *skipped = ep_json_skipped();
+
+		if (!skipped || ep_json_stream_key(&run.js, "skipped", skipped))
+			status = EP_EXIT_FAILED;
+		json_decref(skipped);
 		totals = totals_json(&run);
 		if (!totals || ep_json_stream_end(&run.js, totals))
 			status = EP_EXIT_FAILED;
