@@ -259,6 +259,7 @@ struct ep_plt_result {
 	size_t nsized;
 	struct ep_plt_sort sort;
 	const char *rejects; /* why the loader refuses the file, in its words; or NULL */
+	char rejects_text[96]; /* where rejects points when the words carry a number */
 	struct ep_plt_kernel kernel;
 	struct ep_plt_section *secs;
 	size_t nsecs;
