@@ -647,6 +647,7 @@ struct file_result {
 	int32_t model;		      /* the ep_plt_models[] index; -1: none covers it */
 	uint32_t unused;
 	uint64_t out_len;
+	uint64_t warn_len; /* after the out_len bytes: its warnings as stderr lines */
 };
 
 /* What print_one() prints: one file's analysis. */
@@ -678,6 +679,8 @@ static int render_file(const struct plt_run *run, const struct ep_image *img,
 		o = json_file(img, res);
 		if (o)
 			ep_json_input_keys(o, blob);
+		if (o && (res->warnings.n || res->warnings.dropped))
+			json_object_set_new(o, "warnings", ep_json_warnings(&res->warnings));
 		return ep_render_json(o, out, out_len);
 	}
 	if (run->summary || run->top.max)
@@ -693,8 +696,8 @@ static int compute_file(struct ep_image *img, const struct ep_blob *blob, void *
 	struct ep_plt_result res;
 	struct file_result r;
 	unsigned char *p;
-	char *out = NULL;
-	size_t out_len = 0;
+	char *out = NULL, *warn = NULL;
+	size_t out_len = 0, warn_len = 0;
 	int rc;
 
 	rc = ep_plt_analyse(img, run->forced, &run->opt, &res, err);
@@ -708,7 +711,9 @@ static int compute_file(struct ep_image *img, const struct ep_blob *blob, void *
 	if (res.model && res.model->summary_values)
 		res.model->summary_values(&res, r.row);
 	r.out_len = out_len;
-	*result_len = sizeof(r) + out_len;
+	warn = ep_warnings_text(img->path, &res.warnings, &warn_len);
+	r.warn_len = warn_len;
+	*result_len = sizeof(r) + out_len + warn_len;
 	p = malloc(*result_len);
 	if (!p) {
 		rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
@@ -717,8 +722,11 @@ static int compute_file(struct ep_image *img, const struct ep_blob *blob, void *
 	memcpy(p, &r, sizeof(r));
 	if (out_len)
 		memcpy(p + sizeof(r), out, out_len);
+	if (warn_len)
+		memcpy(p + sizeof(r) + out_len, warn, warn_len);
 	*result = p;
 out:
+	free(warn);
 	free(out);
 	ep_plt_result_free(&res);
 	return rc;
@@ -734,9 +742,12 @@ static int emit_file(const char *path, const void *result, size_t result_len, vo
 
 	if (result_len >= sizeof(r))
 		memcpy(&r, result, sizeof(r));
-	if (result_len < sizeof(r) || r.out_len != result_len - sizeof(r) || r.model < -1 ||
+	if (result_len < sizeof(r) || r.out_len > result_len - sizeof(r) ||
+	    r.warn_len != result_len - sizeof(r) - r.out_len || r.model < -1 ||
 	    r.model >= (int32_t)run->nmodels)
 		return ep_error_set(err, EP_EIO, "%s: the worker's result is malformed", path);
+	if (r.warn_len)
+		ep_jobs_stderr(out + r.out_len, r.warn_len);
 	run->t.files++;
 	if (r.model < 0) {
 		run->t.not_covered++;

@@ -12,6 +12,7 @@
 
 #include "lib/plt-kernel.h"
 #include "lib/plt.h"
+#include "lib/xref.h"
 #include "lib/report.h"
 
 /*
@@ -357,6 +358,8 @@ int ep_plt_analyse(struct ep_image *img, const struct ep_plt_model *forced,
 
 	memset(res, 0, sizeof(*res));
 	res->opt = *opt;
+	/* Whatever model, or none: the links between the tables (lib/xref.h). */
+	ep_xref_check(img, &res->warnings);
 	if (forced) {
 		why = forced->check(img, true);
 		if (!why)
@@ -399,6 +402,7 @@ void ep_plt_result_free(struct ep_plt_result *res)
 	res->nsecs = 0;
 	free(res->detail);
 	res->detail = NULL;
+	ep_warnings_free(&res->warnings);
 }
 
 /* ---- totals ------------------------------------------------------------------ */

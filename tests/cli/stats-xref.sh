@@ -4,7 +4,7 @@
 # 0, a symbol table's sh_info and local order, its string table's final NUL,
 # a symbol's st_name, st_shndx and SHN_XINDEX entry.  Each is a warning,
 # "elfplt: PATH: warning: ..." on stderr and {code, message} in the file's
-# JSON warnings[], exit status 0, and every figure still reported, as
+# JSON warnings[] (stats and plt), exit status 0, and every figure still reported, as
 # derived by hand in the fixture's header (readelf -sW shows the same
 # faults).  The cases where a relocation section's own links break are in
 # tests/cli/malformed.sh's corpus.
@@ -63,6 +63,14 @@ for d in 1 2 3 4; do
 	check "x$d: symbol classes" "$classes" "$(jqr "$T/out.json" '.files[0].relocations.symbols |
 		[.none, .undefined, .same_section, .other_section, .absolute_or_common, .unknown,
 		.distinct] | join(" ")')"
+	# plt reads the same tables: the same warnings, and its answer.
+	rc=0
+	"$ELFPLT" plt --format=json "$f" >"$T/plt.json" 2>"$T/err" || rc=$?
+	check "x$d plt: exit status" 0 "$rc"
+	check "x$d plt: stderr" "$lines" "$(cat "$T/err")"
+	check "x$d plt: JSON warnings" "$want" \
+		"$(jqr "$T/plt.json" '.files[0].warnings[] | "\(.code)|\(.message)"')"
+	check "x$d plt: no error" null "$(jqr "$T/plt.json" '.files[0].error')"
 done
 
 # A valid file has none: the warnings key is absent.
