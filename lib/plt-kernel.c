@@ -154,8 +154,9 @@ const char *ep_plt_loader_rejects_common(struct ep_image *img, size_t symidx)
 
 		if (ep_symtab_st_shndx(&st, i) != SHN_COMMON)
 			continue;
-		st_name = st.elfclass == ELFCLASS32 ? ((const Elf32_Sym *)st.data->d_buf)[i].st_name
-						    : ((const Elf64_Sym *)st.data->d_buf)[i].st_name;
+		st_name = st.elfclass == ELFCLASS32
+				  ? ((const Elf32_Sym *)st.data->d_buf)[i].st_name
+				  : ((const Elf64_Sym *)st.data->d_buf)[i].st_name;
 		/* libelf checks st_name against the string table. */
 		name = elf_strptr(img->elf, strtab, st_name);
 		if (!name || strncmp(name, "__gnu_lto", 9) != 0)

@@ -460,8 +460,7 @@ out:
  * which must agree with the count ep_dynamic_relsec() gave); returns its
  * highest r_sym.
  */
-static uint32_t walk_dyntable(struct ep_image *img, const struct ep_dynamic *dy,
-			      enum ep_dyntab t)
+static uint32_t walk_dyntable(struct ep_image *img, const struct ep_dynamic *dy, enum ep_dyntab t)
 {
 	struct ep_rel buf[EP_REL_BATCH_MIN], *all = NULL;
 	struct ep_rel_cursor cur = { 0 };
