@@ -95,6 +95,7 @@ static void usage(FILE *f)
 	      "  -j, --jobs N        analyse N files at a time (default: from the work: one per\n"
 	      "                      CPU, at most 8, when files take 1 ms or more each)\n"
 	      "  -q, --quiet         no progress bar on a terminal\n"
+	      "      --verbose       name each input passed over (not ELF) and why\n"
 	      "  --max-size=BYTES    refuse a compressed input or section that decodes to more\n"
 	      "                      than BYTES (K, M, G suffixes: KiB, MiB, GiB; default 1G)\n"
 	      "  --allow-empty       a PATH holding no ELF input is a warning, not an error\n"
@@ -160,6 +161,9 @@ int ep_global_option(struct ep_global *g, int c, const char *arg)
 		return 1;
 	case 0x104:
 		g->wide = true;
+		return 1;
+	case 0x106:
+		g->verbose = true;
 		return 1;
 	case 0x102:
 		if (ep_parse_size(arg, &size)) {

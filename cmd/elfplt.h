@@ -40,6 +40,7 @@ struct ep_global {
 	bool quiet;	    /* --quiet: no progress bar */
 	bool allow_empty;   /* --allow-empty: a PATH with no ELF input only warns */
 	bool wide;	    /* --wide: text not fitted to the terminal (cmd/fit.c) */
+	bool verbose;	    /* --verbose: name each input passed over, and why */
 };
 
 /*
@@ -70,7 +71,8 @@ struct ep_paths;
 	{ "quiet", no_argument, NULL, 'q' }, { "max-size", required_argument, NULL, 0x102 },       \
 	{ "help", no_argument, NULL, 'h' }, { "allow-empty", no_argument, NULL, 0x103 },      \
 	{ "wide", no_argument, NULL, 0x104 },      \
-	{ "access", required_argument, NULL, 0x105 }
+	{ "access", required_argument, NULL, 0x105 },      \
+	{ "verbose", no_argument, NULL, 0x106 }
 /* clang-format on */
 
 /* Short options of EP_GLOBAL_LONGOPTS, to prepend to a command's own. */

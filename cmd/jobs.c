@@ -59,8 +59,32 @@ static bool gone_since_walk(const struct ep_pathlist *pl, size_t i, const struct
 	return access(pl->paths[i], F_OK) != 0 && (errno == ENOENT || errno == ENOTDIR);
 }
 
-/* The inputs passed over in the last run. */
+/* The inputs passed over in the last run, and for ep_json_skipped() which. */
 static uint64_t nskipped;
+static json_t *skipped_list;
+static bool verbose;
+
+json_t *ep_json_skipped(void)
+{
+	return skipped_list ? json_incref(skipped_list) : json_array();
+}
+
+/* Input shown was passed over for the reason err gives ("PATH: REASON"). */
+static void note_skipped(const char *shown, const struct ep_error *err)
+{
+	const char *reason = err->message;
+	size_t n = strlen(shown);
+
+	if (strncmp(reason, shown, n) == 0 && strncmp(reason + n, ": ", 2) == 0)
+		reason += n + 2;
+	if (!skipped_list)
+		skipped_list = json_array();
+	if (skipped_list)
+		json_array_append_new(skipped_list,
+				      json_pack("{s:s, s:s}", "path", shown, "reason", reason));
+	if (verbose)
+		fprintf(stderr, "elfplt: %s: skipped: %s\n", shown, reason);
+}
 
 uint64_t ep_inputs_skipped(void)
 {
@@ -247,6 +271,11 @@ static void process(const struct run *r, size_t i, struct outcome *o)
 		ep_image_close(&img);
 	} else {
 		o->quiet = pass_over(r->pl, i, &blob, &o->err);
+		/* A member that is an archive itself: not expanded, say so. */
+		if (o->quiet && r->pl->members[i].archive && blob.compression == EP_COMP_NONE &&
+		    ep_is_archive(blob.bytes, blob.size))
+			ep_error_set(&o->err, EP_ENOTELF,
+				     "%s: an ar archive inside an archive (not expanded)", shown);
 	}
 	if (ep_blob_check(&blob, &o->err)) {
 		/* It shrank as it was read: what came of it came from zeros. */
@@ -260,6 +289,18 @@ static void process(const struct run *r, size_t i, struct outcome *o)
 	free(clean);
 }
 
+/* The running loop's bar and report, for ep_jobs_stderr() called from emit. */
+static const struct run *current_run;
+
+void ep_jobs_stderr(const char *text, size_t len)
+{
+	if (current_run) {
+		fflush(current_run->out);
+		ep_progress_clear(current_run->progress);
+	}
+	fwrite(text, 1, len, stderr);
+}
+
 /* Report input i's outcome and free its result; returns false when it failed. */
 static bool finish(const struct run *r, size_t i, struct outcome *o)
 {
@@ -271,7 +312,9 @@ static bool finish(const struct run *r, size_t i, struct outcome *o)
 		/* The report and the bar on one terminal: the report's lines go first. */
 		if (r->progress->out_tty)
 			ep_progress_clear(r->progress);
+		current_run = r;
 		o->rc = r->emit(shown, o->result, o->result_len, r->ctx, &o->err);
+		current_run = NULL;
 		if (r->progress->out_tty)
 			fflush(r->out);
 	}
@@ -671,8 +714,15 @@ static bool finish_counted(const struct run *r, size_t i, struct outcome *o, boo
 {
 	if (!o->quiet && found)
 		*found = true;
-	if (o->quiet && !o->gone)
+	if (o->quiet && !o->gone) {
+		char *clean;
+		const char *shown = shown_name(r->pl->paths[i], &clean);
+
 		nskipped++;
+		ep_progress_clear(r->progress);
+		note_skipped(shown, &o->err);
+		free(clean);
+	}
 	return finish(r, i, o);
 }
 
@@ -918,6 +968,9 @@ int ep_for_each_image_jobs(const struct ep_global *g, const char *const *paths, 
 	size_t i, a = 0;
 
 	nskipped = 0;
+	json_decref(skipped_list);
+	skipped_list = NULL;
+	verbose = g->verbose;
 	status = operands_expand(&ops, &pl, paths, n);
 	if (status)
 		goto out;

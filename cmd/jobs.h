@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "lib/elf.h"
 #include "lib/blob.h"
 #include "lib/decode.h"
@@ -35,8 +37,23 @@ typedef void (*ep_error_fn)(const char *path, const struct ep_error *err, void *
  */
 uint64_t ep_inputs_skipped(void);
 
+/*
+ * The inputs counted by ep_inputs_skipped(), in input order, as a JSON
+ * array of {"path": PATH, "reason": REASON}: PATH as reports show it, REASON
+ * "not an ELF file", "an ar archive inside an archive (not expanded)", ...
+ * NULL when out of memory.  With --verbose, the loop also prints
+ * "elfplt: PATH: skipped: REASON" on stderr as it passes each over.
+ */
+json_t *ep_json_skipped(void);
+
 /* "skipped: N files (not ELF)" on out when the last run passed over any. */
 void ep_print_skipped(FILE *out);
+
+/*
+ * Write len bytes of whole lines (a file's warnings) on stderr from emit:
+ * the report so far flushed and the progress bar erased first.
+ */
+void ep_jobs_stderr(const char *text, size_t len);
 
 /* Most jobs (worker processes) ep_for_each_image_jobs() runs. */
 #define EP_JOBS_MAX 8

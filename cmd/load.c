@@ -1211,6 +1211,7 @@ static int cmd_load(int argc, char **argv, struct ep_global *g)
 	}
 	if (g->format == EP_FORMAT_JSON) {
 		report_json(&run, &totals);
+		json_object_set_new(run.doc, "skipped", ep_json_skipped());
 		if (ep_report_write_json(run.doc, g->out))
 			status = EP_EXIT_FAILED;
 	} else {

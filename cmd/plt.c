@@ -656,6 +656,7 @@ struct file_result {
 	int32_t model;		      /* the ep_plt_models[] index; -1: none covers it */
 	uint32_t no_dwarf;	      /* --by=cu|line and the file has no DWARF */
 	uint64_t out_len;
+	uint64_t warn_len; /* after the out_len bytes: its warnings as stderr lines */
 };
 
 /* What print_one() prints: one file's analysis. */
@@ -688,6 +689,8 @@ static int render_file(const struct plt_run *run, const struct ep_image *img,
 		o = json_file(run, img, res, attr);
 		if (o)
 			ep_json_input_keys(o, blob);
+		if (o && (res->warnings.n || res->warnings.dropped))
+			json_object_set_new(o, "warnings", ep_json_warnings(&res->warnings));
 		return ep_render_json(o, out, out_len);
 	}
 	/* OpenMetrics is the totals only. */
@@ -705,8 +708,8 @@ static int compute_file(struct ep_image *img, const struct ep_blob *blob, void *
 	struct ep_attr attr = { 0 };
 	struct file_result r;
 	unsigned char *p;
-	char *out = NULL;
-	size_t out_len = 0;
+	char *out = NULL, *warn = NULL;
+	size_t out_len = 0, warn_len = 0;
 	int rc;
 
 	rc = ep_plt_analyse(img, run->forced, &run->opt, &res, err);
@@ -723,7 +726,9 @@ static int compute_file(struct ep_image *img, const struct ep_blob *blob, void *
 	if (res.model && res.model->summary_values)
 		res.model->summary_values(&res, r.row);
 	r.out_len = out_len;
-	*result_len = sizeof(r) + out_len;
+	warn = ep_warnings_text(img->path, &res.warnings, &warn_len);
+	r.warn_len = warn_len;
+	*result_len = sizeof(r) + out_len + warn_len;
 	p = malloc(*result_len);
 	if (!p) {
 		rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
@@ -732,8 +737,11 @@ static int compute_file(struct ep_image *img, const struct ep_blob *blob, void *
 	memcpy(p, &r, sizeof(r));
 	if (out_len)
 		memcpy(p + sizeof(r), out, out_len);
+	if (warn_len)
+		memcpy(p + sizeof(r) + out_len, warn, warn_len);
 	*result = p;
 out:
+	free(warn);
 	free(out);
 	ep_attr_free(&attr);
 	ep_plt_result_free(&res);
@@ -750,9 +758,12 @@ static int emit_file(const char *path, const void *result, size_t result_len, vo
 
 	if (result_len >= sizeof(r))
 		memcpy(&r, result, sizeof(r));
-	if (result_len < sizeof(r) || r.out_len != result_len - sizeof(r) || r.model < -1 ||
+	if (result_len < sizeof(r) || r.out_len > result_len - sizeof(r) ||
+	    r.warn_len != result_len - sizeof(r) - r.out_len || r.model < -1 ||
 	    r.model >= (int32_t)run->nmodels)
 		return ep_error_set(err, EP_EIO, "%s: the worker's result is malformed", path);
+	if (r.warn_len)
+		ep_jobs_stderr(out + r.out_len, r.warn_len);
 	run->t.files++;
 	run->no_dwarf += r.no_dwarf != 0;
 	if (r.model < 0) {
@@ -1006,6 +1017,11 @@ static int cmd_plt(int argc, char **argv, struct ep_global *g)
 	status = ep_for_each_image_jobs(g, in.v, in.n, false, compute_file, emit_file, plt_error,
 					&run);
 	if (run.json) {
+		json_t *skipped = ep_json_skipped();
+
+		if (!skipped || ep_json_stream_key(&run.js, "skipped", skipped))
+			status = EP_EXIT_FAILED;
+		json_decref(skipped);
 		totals = totals_json(&run);
 		if (!totals || ep_json_stream_end(&run.js, totals))
 			status = EP_EXIT_FAILED;

@@ -31,7 +31,7 @@ struct machine_totals {
  * from a worker process: this header, then ntypes struct ep_type_count (the
  * file's counts by type, for the totals), then out_len bytes of its report
  * as rendered there (a text block, or its files[] entry; none for text with
- * --top).
+ * --top), then warn_len bytes of its warnings as stderr lines.
  */
 struct file_result {
 	uint64_t relocations;
@@ -40,6 +40,7 @@ struct file_result {
 	struct ep_compressed_sizes compressed;
 	struct ep_crel_cost crel;
 	uint64_t out_len;
+	uint64_t warn_len; /* then warn_len bytes of stderr warning lines */
 	uint32_t e_machine;
 	uint32_t ntypes;
 	uint32_t no_dwarf; /* --by=cu and the file has no DWARF */
@@ -110,6 +111,11 @@ static json_t *json_chtype(uint32_t ch_type)
 
 static json_t *json_section_keys(const struct ep_image *img, const struct ep_relsec_stats *s)
 {
+	/* Without section headers, a PT_DYNAMIC table's symbols are DT_SYMTAB's. */
+	const char *symtab = img->shnum			   ? img->sections[s->symtab].name
+			     : s->kind == EP_RELKIND_RELR ? ""
+							  : "DT_SYMTAB";
+
 	return json_pack("{s:I, s:s, s:o, s:I, s:I, s:b, s:I, s:o, s:I, s:{s:I, s:s, s:b},"
 			 " s:{s:I, s:s}, s:o, s:o}",
 			 "index", (json_int_t)s->index, "name", s->name, "kind",
@@ -119,7 +125,7 @@ static json_t *json_section_keys(const struct ep_image *img, const struct ep_rel
 			 "decoded_bytes", (json_int_t)s->decoded_bytes, "target", "index",
 			 (json_int_t)s->target, "name", s->target_name, "executable",
 			 s->target_exec, "symtab", "index", (json_int_t)s->symtab, "name",
-			 img->sections[s->symtab].name, "by_type",
+			 symtab, "by_type",
 			 json_by_type(img->ehdr.e_machine, &s->types), "symbols",
 			 json_symbols(s->by_symclass, NULL));
 }
@@ -233,6 +239,11 @@ static json_t *json_file(const struct ep_image *img, const struct ep_blob *blob,
 		      json_dynamic(fs), "sizes", "text", (json_int_t)fs->sizes.text, "data",
 		      (json_int_t)fs->sizes.data, "bss", (json_int_t)fs->sizes.bss,
 		      "compressed_sections", json_compressed(&fs->compressed));
+	if (o)
+		json_object_set_new(o, "relocation_source",
+				    json_string(fs->from_dynamic ? "dynamic" : "sections"));
+	if (o && (fs->warnings.n || fs->warnings.dropped))
+		json_object_set_new(o, "warnings", ep_json_warnings(&fs->warnings));
 	if (o) {
 		ep_json_input_keys(o, blob);
 		json_object_set_new(o, "crel", json_crel(&fs->crel));
@@ -306,14 +317,18 @@ static void print_file(FILE *out, struct ep_image *img, const struct ep_file_sta
 		eh->e_ident[EI_DATA] == ELFDATA2MSB ? "MSB" : "LSB",
 		ep_machine_label(eh->e_machine, mbuf, sizeof(mbuf)), ep_image_kind_label(img),
 		fs->relocations, ep_plural(fs->relocations, "relocation", "relocations"), fs->nsecs,
-		ep_plural(fs->nsecs, "section", "sections"));
+		fs->from_dynamic ? ep_plural(fs->nsecs, "PT_DYNAMIC table", "PT_DYNAMIC tables")
+				 : ep_plural(fs->nsecs, "section", "sections"));
 	if (fs->nsecs) {
 		t = ep_table_new(8, hdr, "rllrrlll");
 		for (i = 0; t && i < fs->nsecs; i++) {
 			const struct ep_relsec_stats *s = &fs->secs[i];
 
 			ep_table_row(t);
-			ep_table_cell_index(t, s->index, NULL);
+			if (fs->from_dynamic) /* a table the dynamic tags describe */
+				ep_table_cell_str(t, "-");
+			else
+				ep_table_cell_index(t, s->index, NULL);
 			ep_table_cell_str(t, s->name);
 			if (s->ch_type)
 				ep_table_cell(t, "%s %s", ep_relkind_name(s->kind),
@@ -338,9 +353,12 @@ static void print_file(FILE *out, struct ep_image *img, const struct ep_file_sta
 		fputc('\n', out);
 		print_types(out, eh->e_machine, &fs->types, fs->relocations);
 		fputs("  symbols:", out);
-		for (c = 0; c < EP_SYM_NCLASS; c++)
+		for (c = 0; c < EP_SYM_UNKNOWN; c++)
 			fprintf(out, " %s %" PRIu64 "%s", ep_symclass_name(c), fs->by_symclass[c],
-				c + 1 < EP_SYM_NCLASS ? "," : "");
+				c + 1 < EP_SYM_UNKNOWN ? "," : "");
+		/* Only a file with an unreadable symbol table has any. */
+		if (fs->by_symclass[EP_SYM_UNKNOWN])
+			fprintf(out, ", unknown %" PRIu64, fs->by_symclass[EP_SYM_UNKNOWN]);
 		fprintf(out, "; %" PRIu64 " distinct %s\n", fs->distinct_symbols,
 			ep_plural(fs->distinct_symbols, "symbol", "symbols"));
 	}
@@ -464,8 +482,8 @@ static int compute_file(struct ep_image *img, const struct ep_blob *blob, void *
 	struct ep_file_stats fs;
 	struct ep_attr attr = { 0 };
 	unsigned char *p;
-	char *out = NULL;
-	size_t i, out_len = 0;
+	char *out = NULL, *warn = NULL;
+	size_t i, out_len = 0, warn_len = 0;
 	int rc;
 
 	rc = ep_stats_file(img, &fs, err);
@@ -484,7 +502,9 @@ static int compute_file(struct ep_image *img, const struct ep_blob *blob, void *
 	r.e_machine = img->ehdr.e_machine;
 	r.ntypes = (uint32_t)fs.types.n;
 	r.no_dwarf = attr.dwarf_missing;
-	*result_len = sizeof(r) + r.ntypes * sizeof(*types) + out_len;
+	warn = ep_warnings_text(img->path, &fs.warnings, &warn_len);
+	r.warn_len = warn_len;
+	*result_len = sizeof(r) + r.ntypes * sizeof(*types) + out_len + warn_len;
 	p = malloc(*result_len);
 	if (!p) {
 		rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
@@ -498,8 +518,11 @@ static int compute_file(struct ep_image *img, const struct ep_blob *blob, void *
 			*types++ = fs.types.slots[i];
 	if (out_len)
 		memcpy(types, out, out_len);
+	if (warn_len)
+		memcpy((char *)types + out_len, warn, warn_len);
 	*result = p;
 out:
+	free(warn);
 	free(out);
 	ep_attr_free(&attr);
 	ep_stats_free(&fs);
@@ -519,11 +542,14 @@ static int emit_file(const char *path, const void *result, size_t result_len, vo
 	if (result_len >= sizeof(r))
 		memcpy(&r, p, sizeof(r));
 	if (result_len < sizeof(r) || r.ntypes > (result_len - sizeof(r)) / sizeof(*types) ||
-	    r.out_len != result_len - sizeof(r) - r.ntypes * sizeof(*types))
+	    r.out_len > result_len - sizeof(r) - r.ntypes * sizeof(*types) ||
+	    r.warn_len != result_len - sizeof(r) - r.ntypes * sizeof(*types) - r.out_len)
 		return ep_error_set(err, EP_EIO, "%s: the worker's result is malformed", path);
 	types = (const struct ep_type_count *)(p + sizeof(r));
 	out = (const char *)(types + r.ntypes);
 	run->no_dwarf += r.no_dwarf != 0;
+	if (r.warn_len)
+		ep_jobs_stderr(out + r.out_len, r.warn_len);
 	if (add_totals(run, path, &r, types))
 		return ep_error_set(err, EP_ENOMEM, "%s: out of memory", path);
 	if (run->json)
@@ -738,6 +764,11 @@ static int cmd_stats(int argc, char **argv, struct ep_global *g)
 	status = ep_for_each_image_jobs(g, in.v, in.n, false, compute_file, emit_file, stats_error,
 					&run);
 	if (run.json) {
+		json_t *skipped = ep_json_skipped();
+
+		if (!skipped || ep_json_stream_key(&run.js, "skipped", skipped))
+			status = EP_EXIT_FAILED;
+		json_decref(skipped);
 		totals = totals_json(&run);
 		if (!totals || ep_json_stream_end(&run.js, totals))
 			status = EP_EXIT_FAILED;

@@ -757,6 +757,93 @@ static const char *finalize_rejects(const struct ep_image *img, const struct ep_
 	return NULL;
 }
 
+/*
+ * apply_relocate_add()'s switch (arch/arm64/kernel/module.c, the same 41
+ * cases in Linux 6.1, 6.12 and 7.2): any other type is "unsupported RELA
+ * relocation" and -ENOEXEC, the GOT ones of a module built -fPIC
+ * (R_AARCH64_ADR_GOT_PAGE, R_AARCH64_LD64_GOT_LO12_NC) among them.
+ */
+static bool relocation_supported(uint32_t r_type)
+{
+	switch (r_type) {
+	case R_AARCH64_NONE:
+	case 256: /* the kernel's own R_AARCH64_NONE (its R_ARM_NONE is 0) */
+	case R_AARCH64_ABS64:
+	case R_AARCH64_ABS32:
+	case R_AARCH64_ABS16:
+	case R_AARCH64_PREL64:
+	case R_AARCH64_PREL32:
+	case R_AARCH64_PREL16:
+	case R_AARCH64_MOVW_UABS_G0_NC:
+	case R_AARCH64_MOVW_UABS_G0:
+	case R_AARCH64_MOVW_UABS_G1_NC:
+	case R_AARCH64_MOVW_UABS_G1:
+	case R_AARCH64_MOVW_UABS_G2_NC:
+	case R_AARCH64_MOVW_UABS_G2:
+	case R_AARCH64_MOVW_UABS_G3:
+	case R_AARCH64_MOVW_SABS_G0:
+	case R_AARCH64_MOVW_SABS_G1:
+	case R_AARCH64_MOVW_SABS_G2:
+	case R_AARCH64_MOVW_PREL_G0_NC:
+	case R_AARCH64_MOVW_PREL_G0:
+	case R_AARCH64_MOVW_PREL_G1_NC:
+	case R_AARCH64_MOVW_PREL_G1:
+	case R_AARCH64_MOVW_PREL_G2_NC:
+	case R_AARCH64_MOVW_PREL_G2:
+	case R_AARCH64_MOVW_PREL_G3:
+	case R_AARCH64_LD_PREL_LO19:
+	case R_AARCH64_ADR_PREL_LO21:
+	case R_AARCH64_ADR_PREL_PG_HI21_NC:
+	case R_AARCH64_ADR_PREL_PG_HI21:
+	case R_AARCH64_ADD_ABS_LO12_NC:
+	case R_AARCH64_LDST8_ABS_LO12_NC:
+	case R_AARCH64_LDST16_ABS_LO12_NC:
+	case R_AARCH64_LDST32_ABS_LO12_NC:
+	case R_AARCH64_LDST64_ABS_LO12_NC:
+	case R_AARCH64_LDST128_ABS_LO12_NC:
+	case R_AARCH64_TSTBR14:
+	case R_AARCH64_CONDBR19:
+	case R_AARCH64_JUMP26:
+	case R_AARCH64_CALL26:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * The first relocation apply_relocate_add() would refuse, in the sections
+ * apply_relocations() applies (SHT_RELA whose target is SHF_ALLOC), in
+ * section order; its words in res->rejects_text.  NULL when there is none
+ * or a table cannot be read (counting reports that).
+ */
+static const char *relocation_rejects(struct ep_image *img, struct ep_plt_result *res)
+{
+	struct ep_rel buf[256];
+	size_t i;
+
+	for (i = 1; i < img->shnum; i++) {
+		const GElf_Shdr *sh = &img->sections[i].shdr;
+		struct ep_rel_cursor cur = { 0 };
+		struct ep_relsec rs;
+		ssize_t got, k;
+
+		if (sh->sh_type != SHT_RELA || sh->sh_info >= img->shnum ||
+		    !(img->sections[sh->sh_info].shdr.sh_flags & SHF_ALLOC) ||
+		    ep_relsec_open(img, i, &rs, NULL))
+			continue;
+		while ((got = ep_relsec_next(&rs, &cur, buf, 256, NULL)) > 0)
+			for (k = 0; k < got; k++)
+				if (!relocation_supported(buf[k].r_type)) {
+					snprintf(res->rejects_text, sizeof(res->rejects_text),
+						 "unsupported RELA relocation: %" PRIu32,
+						 buf[k].r_type);
+					return res->rejects_text;
+				}
+	}
+	return NULL;
+}
+
 /* A trampoline section: NR_FTRACE_PLTS entries, each a struct plt_entry. */
 static void size_tramp(struct ep_plt_result *res, const char *name, size_t index,
 		       enum ep_plt_group g, const struct ep_arm64_rules *rules)
@@ -819,8 +906,15 @@ static int arm64_analyse(struct ep_image *img, struct ep_plt_result *res, struct
 		opt.kaslr = true;
 
 	find_sections(img, &d->rules, &f);
-	/* module_frob_arch_sections() runs at layout, module_finalize() after relocation. */
+	/*
+	 * In load_module()'s order: module_frob_arch_sections() at layout,
+	 * simplify_symbols(), apply_relocate_add(), module_finalize().
+	 */
 	res->rejects = ep_plt_core_init_rejects(f.plt, f.init_plt, f.symidx);
+	if (!res->rejects)
+		res->rejects = ep_plt_loader_rejects_common(img, f.symidx);
+	if (!res->rejects)
+		res->rejects = relocation_rejects(img, res);
 	if (!res->rejects)
 		res->rejects = finalize_rejects(img, &d->rules);
 	/* Without a symbol table there is nothing the loader could count. */

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "lib/plt-kernel.h"
+#include "lib/reloc.h"
 
 void ep_kernel_rela_from(struct ep_kernel_rela *out, const struct ep_rel *r, size_t n)
 {
@@ -127,5 +128,39 @@ const char *ep_plt_core_init_rejects(size_t plt, size_t init_plt, size_t symidx)
 		return "module PLT section(s) missing: no .init.plt";
 	if (!symidx)
 		return "module symtab section missing";
+	return NULL;
+}
+
+const char *ep_plt_loader_rejects_early(const struct ep_image *img)
+{
+	size_t i;
+
+	for (i = 1; i < img->shnum; i++)
+		if (img->sections[i].shdr.sh_type == SHT_SYMTAB)
+			return NULL;
+	return "module has no symbols (stripped?)";
+}
+
+const char *ep_plt_loader_rejects_common(struct ep_image *img, size_t symidx)
+{
+	size_t strtab = img->sections[symidx].shdr.sh_link, i;
+	struct ep_symtab st;
+
+	if (!symidx || ep_symtab_open(img, symidx, &st, NULL))
+		return NULL;
+	for (i = 1; i < st.count; i++) {
+		uint32_t st_name;
+		const char *name;
+
+		if (ep_symtab_st_shndx(&st, i) != SHN_COMMON)
+			continue;
+		st_name = st.elfclass == ELFCLASS32
+				  ? ((const Elf32_Sym *)st.data->d_buf)[i].st_name
+				  : ((const Elf64_Sym *)st.data->d_buf)[i].st_name;
+		/* libelf checks st_name against the string table. */
+		name = elf_strptr(img->elf, strtab, st_name);
+		if (!name || strncmp(name, "__gnu_lto", 9) != 0)
+			return "please compile with -fno-common";
+	}
 	return NULL;
 }

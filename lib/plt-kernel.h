@@ -73,4 +73,19 @@ uint32_t *ep_plt_symbol_shndx64(struct ep_image *img, size_t symidx, size_t *nsy
  */
 const char *ep_plt_core_init_rejects(size_t plt, size_t init_plt, size_t symidx);
 
+/*
+ * The generic loader's own refusals, kernel/module/main.c (Linux 6.1, 6.12,
+ * 7.2 alike), in its words, for kernel module img; NULL when it has none.
+ * ep_plt_loader_rejects_early(): setup_load_info(), before any arch code:
+ * "module has no symbols (stripped?)" without an SHT_SYMTAB.
+ * ep_plt_loader_rejects_common(): simplify_symbols(), after
+ * module_frob_arch_sections() and before apply_relocate_add(): "please
+ * compile with -fno-common" for a symbol of SHT_SYMTAB symidx whose
+ * st_shndx is SHN_COMMON, unless its name starts "__gnu_lto" (the loader
+ * ignores those).  Reads the table through ep_symtab_open(); a table it
+ * cannot read gives NULL (the model reports that error itself).
+ */
+const char *ep_plt_loader_rejects_early(const struct ep_image *img);
+const char *ep_plt_loader_rejects_common(struct ep_image *img, size_t symidx);
+
 #endif

@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/plt-kernel.h"
 #include "lib/plt.h"
+#include "lib/xref.h"
 #include "lib/report.h"
 
 /*
@@ -356,6 +358,17 @@ static const char *no_model_note(void)
 	return buf;
 }
 
+/* The first SHT_SYMTAB, the one the loader takes; 0 if none. */
+static size_t symtab_of(const struct ep_image *img)
+{
+	size_t i;
+
+	for (i = 1; i < img->shnum; i++)
+		if (img->sections[i].shdr.sh_type == SHT_SYMTAB)
+			return i;
+	return 0;
+}
+
 int ep_plt_analyse(struct ep_image *img, const struct ep_plt_model *forced,
 		   const struct ep_plt_options *opt, struct ep_plt_result *res,
 		   struct ep_error *err)
@@ -363,9 +376,12 @@ int ep_plt_analyse(struct ep_image *img, const struct ep_plt_model *forced,
 	const struct ep_plt_model *m = NULL;
 	const char *why = NULL;
 	size_t i;
+	int rc;
 
 	memset(res, 0, sizeof(*res));
 	res->opt = *opt;
+	/* Whatever model, or none: the links between the tables (lib/xref.h). */
+	ep_xref_check(img, &res->warnings);
 	if (forced) {
 		why = forced->check(img, true);
 		if (!why)
@@ -382,7 +398,23 @@ int ep_plt_analyse(struct ep_image *img, const struct ep_plt_model *forced,
 		return 0;
 	}
 	res->model = m;
-	return m->analyse(img, res, err);
+	rc = m->analyse(img, res, err);
+	/*
+	 * The generic loader's refusals (lib/plt-kernel.h) for a kernel
+	 * model's module: setup_load_info()'s comes before any arch code;
+	 * simplify_symbols()'s, for a model that has not placed it itself,
+	 * after the arch's frob (a model's later-stage refusal keeps its place).
+	 */
+	if (rc == 0 && res->kernel.applies && ep_image_is_kernel_module(img)) {
+		const char *early = ep_plt_loader_rejects_early(img);
+
+		/* A model may have said it already, with its own detail after. */
+		if (early && (!res->rejects || strncmp(res->rejects, early, strlen(early)) != 0))
+			res->rejects = early;
+		else if (!res->rejects)
+			res->rejects = ep_plt_loader_rejects_common(img, symtab_of(img));
+	}
+	return rc;
 }
 
 void ep_plt_result_free(struct ep_plt_result *res)
@@ -395,6 +427,7 @@ void ep_plt_result_free(struct ep_plt_result *res)
 	free(res->sites);
 	res->sites = NULL;
 	res->nsites = res->sites_cap = 0;
+	ep_warnings_free(&res->warnings);
 }
 
 /* ---- totals ------------------------------------------------------------------ */

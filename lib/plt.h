@@ -29,6 +29,7 @@
 
 #include <jansson.h>
 
+#include "lib/warning.h"
 #include "lib/elf.h"
 #include "lib/error.h"
 #include "lib/reloc.h"
@@ -297,6 +298,8 @@ struct ep_plt_result {
 	size_t nsized;
 	struct ep_plt_sort sort;
 	const char *rejects; /* why the loader refuses the file, in its words; or NULL */
+	char rejects_text[96]; /* where rejects points when the words carry a number */
+	struct ep_warnings warnings; /* lib/xref.h's checks of the file's tables */
 	struct ep_plt_kernel kernel;
 	struct ep_plt_section *secs;
 	size_t nsecs;

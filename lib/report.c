@@ -270,9 +270,25 @@ int ep_json_stream_file(struct ep_json_stream *js, const json_t *file)
 	return rc;
 }
 
+static void close_files(struct ep_json_stream *js)
+{
+	if (!js->closed)
+		fputs(js->nfiles ? "\n  ]," : "],", js->out);
+	js->closed = true;
+}
+
+int ep_json_stream_key(struct ep_json_stream *js, const char *key, const json_t *value)
+{
+	close_files(js);
+	stream_key(js, 1, key);
+	stream_value(js, value, 1);
+	fputc(',', js->out);
+	return js->failed || ferror(js->out) ? -EP_EIO : 0;
+}
+
 int ep_json_stream_end(struct ep_json_stream *js, const json_t *totals)
 {
-	fputs(js->nfiles ? "\n  ]," : "],", js->out);
+	close_files(js);
 	stream_key(js, 1, "totals");
 	stream_value(js, totals, 1);
 	fputs("\n}\n", js->out);

@@ -80,6 +80,7 @@ struct ep_json_stream {
 	FILE *out;
 	size_t nfiles; /* files[] entries written */
 	bool failed;   /* a write or dump failed */
+	bool closed;   /* "files" closed (ep_json_stream_key()) */
 };
 
 /* Start the document of schema on out.  Returns 0, -EP_EIO or -EP_ENOMEM. */
@@ -92,6 +93,12 @@ int ep_json_stream_begin(struct ep_json_stream *js, FILE *out, const char *schem
  */
 int ep_json_stream_file(struct ep_json_stream *js, const json_t *file);
 int ep_json_stream_file_text(struct ep_json_stream *js, const char *text, size_t len);
+
+/*
+ * Close "files" (if still open) and write key: value at the top level,
+ * before the totals; for "skipped".  Returns 0, or -EP_EIO.
+ */
+int ep_json_stream_key(struct ep_json_stream *js, const char *key, const json_t *value);
 
 /*
  * Close "files", write totals (an object) and close the document with a

@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/dynamic.h"
 #include "lib/stats.h"
+#include "lib/xref.h"
 
 /* First table size: more distinct types than one relocation section holds. */
 #define TYPE_SLOTS_MIN 32
@@ -123,6 +125,7 @@ const char *ep_symclass_name(enum ep_symclass c)
 {
 	static const char *const names[EP_SYM_NCLASS] = {
 		"none", "undefined", "same_section", "other_section", "absolute_or_common",
+		"unknown",
 	};
 
 	return c < EP_SYM_NCLASS ? names[c] : "?";
@@ -224,11 +227,12 @@ int ep_stats_count(struct ep_relsec_stats *s, const struct ep_rel *r, size_t n,
 		   const struct ep_symtab *st, uint64_t *seen)
 {
 	struct ep_type_count *last = NULL; /* in use; valid until the table grows */
+	bool unknown = !st->data && st->count; /* a table ep_xref_relsec_open() could not read */
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		uint32_t sym = r[i].r_sym;
-		bool valid = sym && sym < st->count;
+		bool valid = sym && sym < st->count && !unknown;
 		uint32_t st_shndx = valid ? ep_symtab_st_shndx(st, sym) : SHN_UNDEF;
 		uint32_t shndx = valid ? ep_symtab_shndx(st, sym) : SHN_UNDEF;
 
@@ -248,7 +252,8 @@ int ep_stats_count(struct ep_relsec_stats *s, const struct ep_rel *r, size_t n,
 			return -EP_ENOMEM;
 		if (r[i].r_type2 || r[i].r_type3)
 			last = NULL; /* the table may have grown */
-		s->by_symclass[ep_symclass_of(sym, st_shndx, shndx, s->target)]++;
+		s->by_symclass[sym && unknown ? EP_SYM_UNKNOWN
+					      : ep_symclass_of(sym, st_shndx, shndx, s->target)]++;
 		if (seen && sym)
 			seen[sym / 64] |= 1ULL << (sym % 64);
 	}
@@ -324,8 +329,8 @@ static int offsets_push(struct offsets *o, uint64_t off)
 }
 
 static int count_dynamic(const struct ep_image *img, const struct ep_relsec *rs,
-			 const struct ep_rel *r, size_t n, struct ep_dyn_stats *dyn,
-			 struct offsets *rel_offsets)
+			 uint64_t entsize, const struct ep_rel *r, size_t n,
+			 struct ep_dyn_stats *dyn, struct offsets *rel_offsets)
 {
 	unsigned int ws = img->ehdr.e_ident[EI_CLASS] == ELFCLASS32 ? 4 : 8;
 	size_t i;
@@ -337,7 +342,7 @@ static int count_dynamic(const struct ep_image *img, const struct ep_relsec *rs,
 		if (k != EP_DYN_RELATIVE || rs->kind == EP_RELKIND_RELR)
 			continue;
 		dyn->relative_in_rel++;
-		dyn->relative_in_rel_bytes += img->sections[rs->index].shdr.sh_entsize;
+		dyn->relative_in_rel_bytes += entsize;
 		/* SHT_RELR can only describe word-aligned places. */
 		if (r[i].r_offset % ws == 0 && offsets_push(rel_offsets, r[i].r_offset))
 			return -EP_ENOMEM;
@@ -388,10 +393,11 @@ static int stats_section(struct ep_image *img, size_t idx, struct ep_relsec_stat
 	struct ep_crel_sizer crel = { 0 };
 	struct ep_relsec rs;
 	uint64_t *bits;
+	bool unknown;
 	ssize_t got;
 	int rc;
 
-	rc = ep_relsec_open(img, idx, &rs, err);
+	rc = ep_xref_relsec_open(img, idx, &rs, &unknown, &fs->warnings, err);
 	if (rc)
 		return rc;
 	s->index = idx;
@@ -407,7 +413,7 @@ static int stats_section(struct ep_image *img, size_t idx, struct ep_relsec_stat
 	s->bytes = img->sections[idx].shdr.sh_size;
 	s->ch_type = ep_section_is_compressed(img, idx) ? img->sections[idx].chdr.ch_type : 0;
 	s->decoded_bytes = ep_section_size(img, idx);
-	bits = seen_for(seen, &rs.symtab, nseen_max);
+	bits = unknown ? NULL : seen_for(seen, &rs.symtab, nseen_max);
 	crel.is64 = img->ehdr.e_ident[EI_CLASS] == ELFCLASS64;
 
 	while ((got = ep_relsec_next(&rs, &cur, buf, 1024, err)) > 0) {
@@ -416,7 +422,8 @@ static int stats_section(struct ep_image *img, size_t idx, struct ep_relsec_stat
 		if (rs.kind != EP_RELKIND_RELR)
 			crel_size_add(&crel, buf, (size_t)got);
 		if (fs->linked && (s->dynamic || rs.kind == EP_RELKIND_RELR) &&
-		    count_dynamic(img, &rs, buf, (size_t)got, &fs->dyn, rel_offsets))
+		    count_dynamic(img, &rs, img->sections[idx].shdr.sh_entsize, buf, (size_t)got,
+				  &fs->dyn, rel_offsets))
 			goto nomem;
 	}
 	if (got < 0)
@@ -437,6 +444,136 @@ nomem:
 	return ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
 }
 
+/* Table t of a file without section headers, counted as stats_section() counts one. */
+static int stats_dyntable(struct ep_image *img, const struct ep_dynamic *dy, enum ep_dyntab t,
+			  const struct ep_symtab *st, uint64_t *seen, struct ep_file_stats *fs,
+			  struct offsets *rel_offsets, struct ep_error *err)
+{
+	struct ep_relsec_stats *s = &fs->secs[fs->nsecs++];
+	struct ep_rel buf[1024];
+	struct ep_rel_cursor cur = { 0 };
+	struct ep_relsec rs;
+	ssize_t got;
+	size_t c;
+
+	ep_dynamic_relsec(img, dy, t, &rs);
+	rs.symtab = *st;
+	s->name = dy->tab[t].tag;
+	s->kind = rs.kind;
+	s->entries = rs.entries;
+	s->relocations = rs.count;
+	s->target_name = "";
+	s->dynamic = true;
+	s->bytes = dy->tab[t].bytes;
+	s->decoded_bytes = s->bytes;
+	while ((got = ep_relsec_next(&rs, &cur, buf, 1024, err)) > 0)
+		if (ep_stats_count(s, buf, (size_t)got, st, seen) ||
+		    count_dynamic(img, &rs, dy->tab[t].entsize, buf, (size_t)got, &fs->dyn,
+				  rel_offsets))
+			return ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
+	if (got < 0)
+		return (int)got;
+	if (rs.kind == EP_RELKIND_RELR) {
+		fs->dyn.relr_present += rs.count;
+		fs->dyn.relr_present_bytes += s->bytes;
+	}
+	fs->relocations += s->relocations;
+	for (c = 0; c < EP_SYM_NCLASS; c++)
+		fs->by_symclass[c] += s->by_symclass[c];
+	if (ep_type_counts_merge(&fs->types, &s->types))
+		return ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
+	return 0;
+}
+
+/* The highest r_sym of dy's REL/RELA tables: how many DT_SYMTAB entries to read. */
+static uint32_t dynamic_max_sym(struct ep_image *img, const struct ep_dynamic *dy)
+{
+	struct ep_rel buf[1024];
+	uint32_t max = 0;
+	size_t t;
+
+	for (t = 0; t < EP_DT_NTAB; t++) {
+		struct ep_rel_cursor cur = { 0 };
+		struct ep_relsec rs;
+		ssize_t got, k;
+
+		if (!dy->tab[t].data || dy->tab[t].kind == EP_RELKIND_RELR)
+			continue;
+		ep_dynamic_relsec(img, dy, (enum ep_dyntab)t, &rs);
+		while ((got = ep_relsec_next(&rs, &cur, buf, 1024, NULL)) > 0)
+			for (k = 0; k < got; k++)
+				if (buf[k].r_sym > max)
+					max = buf[k].r_sym;
+	}
+	return max;
+}
+
+/*
+ * A linked file without section headers: its relocations as the dynamic
+ * loader finds them, through PT_DYNAMIC (lib/dynamic.h), one entry of
+ * fs->secs per table, named by its tag.
+ */
+static int stats_dynamic(struct ep_image *img, struct ep_file_stats *fs, struct ep_error *err)
+{
+	struct offsets rel_offsets = { 0 };
+	struct ep_dynamic dy;
+	struct ep_symtab st;
+	uint64_t *seen = NULL;
+	uint32_t max;
+	size_t t, n = 0, w;
+	int rc;
+
+	rc = ep_dynamic_read(img, &dy, err);
+	if (rc || !dy.present)
+		return rc;
+	fs->from_dynamic = true;
+	for (t = 0; t < EP_DT_NTAB; t++)
+		n += dy.tab[t].present;
+	if (n == 0)
+		return 0;
+	max = dynamic_max_sym(img, &dy);
+	rc = ep_dynamic_symtab(img, &dy, max ? (size_t)max + 1 : 0, &st, err);
+	if (rc)
+		return rc;
+	fs->secs = calloc(n, sizeof(*fs->secs));
+	seen = calloc(((size_t)max + 64) / 64, sizeof(*seen));
+	if (!fs->secs || !seen) {
+		rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
+		goto out;
+	}
+	for (t = 0; t < EP_DT_NTAB && rc == 0; t++)
+		if (dy.tab[t].present)
+			rc = stats_dyntable(img, &dy, (enum ep_dyntab)t, &st, seen, fs,
+					    &rel_offsets, err);
+	if (rc == 0)
+		price_relr(img, &fs->dyn, &rel_offsets);
+	for (w = 0; w < ((size_t)max + 64) / 64; w++)
+		fs->distinct_symbols += (uint64_t)__builtin_popcountll(seen[w]);
+out:
+	free(seen);
+	free(rel_offsets.v);
+	return rc;
+}
+
+/*
+ * A linked file with section headers: its PT_DYNAMIC compared with them.
+ * What is wrong there is a warning: the sections are what is counted.
+ */
+static void check_dynamic(struct ep_image *img, struct ep_file_stats *fs)
+{
+	struct ep_dynamic dy;
+	struct ep_error e;
+
+	if (ep_dynamic_read(img, &dy, &e) == 0)
+		ep_dynamic_compare(img, &dy, &fs->warnings);
+	else
+		ep_warn(&fs->warnings, "dynamic_unreadable", "%s",
+			strncmp(e.message, img->path, strlen(img->path)) == 0 &&
+					e.message[strlen(img->path)] == ':'
+				? e.message + strlen(img->path) + 2
+				: e.message);
+}
+
 int ep_stats_file(struct ep_image *img, struct ep_file_stats *fs, struct ep_error *err)
 {
 	struct offsets rel_offsets = { 0 };
@@ -449,6 +586,11 @@ int ep_stats_file(struct ep_image *img, struct ep_file_stats *fs, struct ep_erro
 	fs->linked = img->ehdr.e_type == ET_EXEC || img->ehdr.e_type == ET_DYN;
 	ep_sizes_of(img, &fs->sizes);
 	ep_compressed_of(img, &fs->compressed);
+	if (fs->linked && img->shnum == 0)
+		return stats_dynamic(img, fs, err);
+	ep_xref_check(img, &fs->warnings);
+	if (fs->linked)
+		check_dynamic(img, fs);
 	for (i = 1; i < img->shnum; i++)
 		nrel += ep_is_relsec(&img->sections[i].shdr);
 	if (nrel == 0)
@@ -497,5 +639,6 @@ void ep_stats_free(struct ep_file_stats *fs)
 		ep_type_counts_free(&fs->secs[i].types);
 	free(fs->secs);
 	ep_type_counts_free(&fs->types);
+	ep_warnings_free(&fs->warnings);
 	memset(fs, 0, sizeof(*fs));
 }

@@ -14,6 +14,7 @@
 
 #include "lib/elf.h"
 #include "lib/reloc.h"
+#include "lib/warning.h"
 
 /*
  * Counts by r_type: what a relocation table holds of each type.  An
@@ -59,6 +60,7 @@ enum ep_symclass {
 	EP_SYM_SAME_SECTION,  /* defined in the relocation's target section */
 	EP_SYM_OTHER_SECTION, /* defined in another section */
 	EP_SYM_ABS_COMMON,    /* st_shndx SHN_ABS, SHN_COMMON or another reserved index */
+	EP_SYM_UNKNOWN,	      /* the section's symbol table is unreadable (lib/xref.h) */
 	EP_SYM_NCLASS
 };
 
@@ -179,6 +181,9 @@ struct ep_file_stats {
 	struct ep_sizes sizes;
 	struct ep_compressed_sizes compressed;
 	struct ep_crel_cost crel; /* REL/RELA/CREL bytes today and as CREL */
+	bool from_dynamic; /* no section headers: secs[] are PT_DYNAMIC's tables,
+			    * named by tag ("DT_RELA"), index 0 (lib/dynamic.h) */
+	struct ep_warnings warnings; /* what is wrong but did not stop the counts */
 };
 
 /*
@@ -202,7 +207,9 @@ void ep_compressed_add(struct ep_compressed_sizes *dst, const struct ep_compress
  * r_type2 and r_type3 too, each when not R_MIPS_NONE, so the counts by type
  * may sum to more than n), and by symbol
  * class using st, the section's symbol table (empty when sh_link is 0; every
- * r_sym is then 0, which ep_relsec_next() has checked).  Marks each
+ * r_sym is then 0, which ep_relsec_next() has checked; with no data but a
+ * count, one ep_xref_relsec_open() could not read: every r_sym but 0 is
+ * EP_SYM_UNKNOWN).  Marks each
  * referenced symbol's bit in seen (a bitmap of st->count bits, or NULL).
  * Returns 0 or -EP_ENOMEM.
  */
@@ -213,6 +220,10 @@ int ep_stats_count(struct ep_relsec_stats *s, const struct ep_rel *r, size_t n,
  * Compute fs for img.  Returns 0, or a negative ep_errcode with err filled
  * from ep_relsec_open()/ep_relsec_next() (a malformed relocation section
  * makes the whole file fail: its counts would be wrong) or EP_ENOMEM.
+ * A linked file without section headers is counted from its PT_DYNAMIC
+ * tables (ep_dynamic_read()'s errors); one with them has its PT_DYNAMIC
+ * compared with them, a disagreement or an unreadable PT_DYNAMIC a
+ * warning in fs->warnings ("dynamic_mismatch", "dynamic_unreadable").
  */
 int ep_stats_file(struct ep_image *img, struct ep_file_stats *fs, struct ep_error *err);
 

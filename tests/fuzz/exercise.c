@@ -11,6 +11,7 @@
 
 #include "lib/blob.h"
 #include "lib/decode.h"
+#include "lib/dynamic.h"
 #include "lib/elf.h"
 #include "lib/load.h"
 #include "lib/plt.h"
@@ -288,6 +289,10 @@ static void report_stats(const struct ep_image *img, const struct ep_file_stats 
 		by_class += fs->by_symclass[c];
 		ep_symclass_name(c);
 	}
+	for (i = 0; i < fs->warnings.n; i++) {
+		check_text("warning code", fs->warnings.v[i].code);
+		check_text("warning message", fs->warnings.v[i].message);
+	}
 	/* MIPS64 entries carry up to three types, each counted (lib/stats.h). */
 	if (img->ehdr.e_machine == EM_MIPS && img->ehdr.e_ident[EI_CLASS] == ELFCLASS64
 		    ? by_type < fs->relocations || by_type > 3 * fs->relocations
@@ -485,6 +490,90 @@ out:
 	return opened ? 0 : -1;
 }
 
+/*
+ * One PT_DYNAMIC table read both ways (batches and ep_relsec_read_all(),
+ * which must agree with the count ep_dynamic_relsec() gave); returns its
+ * highest r_sym.
+ */
+static uint32_t walk_dyntable(struct ep_image *img, const struct ep_dynamic *dy, enum ep_dyntab t)
+{
+	struct ep_rel buf[EP_REL_BATCH_MIN], *all = NULL;
+	struct ep_rel_cursor cur = { 0 };
+	struct ep_error err = { 0 };
+	struct ep_relsec rs;
+	uint32_t max = 0;
+	size_t n = 0;
+	ssize_t got, k;
+
+	ep_dynamic_relsec(img, dy, t, &rs);
+	while ((got = ep_relsec_next(&rs, &cur, buf, EP_REL_BATCH_MIN, &err)) > 0) {
+		for (k = 0; k < got; k++)
+			if (buf[k].r_sym > max)
+				max = buf[k].r_sym;
+		n += (size_t)got;
+	}
+	if (got < 0 || n != rs.count)
+		inconsistent("dynamic table's relocations", n, rs.count);
+	if (ep_relsec_read_all(&rs, &all, &err) == 0)
+		free(all);
+	else
+		check_message(&err);
+	return max;
+}
+
+/*
+ * The PT_DYNAMIC reader on its own (lib/dynamic.h): the tags and tables,
+ * each table read both ways, DT_SYMTAB for the highest r_sym and every
+ * symbol's st_shndx, the comparison with the sections (every warning one
+ * clean line), then ep_stats_file(), which counts a file without section
+ * headers from the same tables.
+ */
+static int run_dynamic(const uint8_t *data, size_t size)
+{
+	struct ep_blob blob = { .path = EXERCISE_PATH, .bytes = data, .size = size };
+	struct ep_warnings w = { 0 };
+	struct ep_error err = { 0 };
+	struct ep_dynamic dy;
+	struct ep_symtab st;
+	struct ep_image img;
+	uint32_t max = 0, m;
+	size_t t, i;
+
+	set_caps();
+	cur_path = EXERCISE_PATH;
+	if (ep_image_open(&img, EXERCISE_PATH, data, size, &err) < 0) {
+		check_message(&err);
+		return -1;
+	}
+	if (ep_dynamic_read(&img, &dy, &err) < 0) {
+		check_message(&err);
+		goto stats;
+	}
+	for (t = 0; t < EP_DT_NTAB; t++) {
+		if (!dy.tab[t].present)
+			continue;
+		check_text("dynamic tag", dy.tab[t].tag);
+		m = walk_dyntable(&img, &dy, (enum ep_dyntab)t);
+		if (dy.tab[t].kind != EP_RELKIND_RELR && m > max)
+			max = m;
+	}
+	if (ep_dynamic_symtab(&img, &dy, max ? (size_t)max + 1 : 0, &st, &err) < 0)
+		check_message(&err);
+	else
+		for (i = 0; i < st.count; i++)
+			ep_symtab_st_shndx(&st, i);
+	ep_dynamic_compare(&img, &dy, &w);
+	for (i = 0; i < w.n; i++) {
+		check_text("warning code", w.v[i].code);
+		check_text("warning message", w.v[i].message);
+	}
+	ep_warnings_free(&w);
+stats:
+	run_stats(&img, &blob);
+	ep_image_close(&img);
+	return 0;
+}
+
 static int run_zstd(const uint8_t *data, size_t size)
 {
 	return ep_exercise_decode(EP_COMP_ZSTD, data, size);
@@ -554,6 +643,7 @@ const struct ep_fuzz_target ep_fuzz_targets[] = {
 	{ "gzip", run_gzip },
 	{ "archive", ep_exercise_archive },
 	{ "crel", run_crel },
+	{ "dynamic", run_dynamic },
 	{ NULL, NULL },
 };
 

@@ -40,6 +40,16 @@ for y in "$src"/tests/fixtures/*.yaml "$src"/tests/fuzz/seeds.yaml; do
 	done
 done
 
+# Linked files without section headers (the dynamic target's PT_DYNAMIC
+# reader): the stats-dynamic fixtures stripped by llvm-objcopy.
+if command -v llvm-objcopy >/dev/null; then
+	for f in "$out"/elf/stats-dynamic-*.o; do
+		llvm-objcopy --strip-sections "$f" "${f%.o}-nosec.o" 2>/dev/null || true
+	done
+else
+	echo "seeds: no llvm-objcopy: no seeds without section headers" >&2
+fi
+
 # SHF_COMPRESSED sections (gABI's Elf64_Chdr, ELFCOMPRESS_ZLIB/ZSTD).
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/elfplt-seeds.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -56,6 +66,19 @@ if "$CC" -g -O1 -c -o "$tmp/c.o" "$tmp/c.c" 2>/dev/null; then
 	done
 else
 	echo "seeds: $CC cannot build the SHF_COMPRESSED seed" >&2
+fi
+# A gcc-linked shared object and -no-pie executable, with and without
+# section headers (PT_DYNAMIC's DT_RELA, DT_JMPREL, DT_RELR).
+if "$CC" -shared -fPIC -Wl,-z,pack-relative-relocs -o "$out/elf/dyn-relr.so" "$tmp/c.c" \
+	2>/dev/null && "$CC" -no-pie -o "$tmp/exe" -x c - 2>/dev/null <<'CEOF'
+#include <stdio.h>
+int main(int c, char **v) { printf("%d\n", c); return puts(v[0]); }
+CEOF
+then
+	cp "$tmp/exe" "$out/elf/dyn-exe"
+	for f in dyn-relr.so dyn-exe; do
+		llvm-objcopy --strip-sections "$out/elf/$f" "$out/elf/$f-nosec" 2>/dev/null || true
+	done
 fi
 
 # Compressed relocation and symbol tables, which no tool but the test

@@ -1,0 +1,53 @@
+#!/bin/sh
+# The module loader's own refusals in plt (issue 18), beyond the arch's PLT
+# sizing: a SHN_COMMON symbol (kernel/module/main.c simplify_symbols(),
+# "please compile with -fno-common"), a relocation type arm64's
+# apply_relocate_add() has no case for (the GOT relocations of a module
+# built -fPIC: "unsupported RELA relocation: 311"), in the loader's order
+# and both byte orders; and what the loader skips is no refusal (a common
+# symbol named __gnu_lto*, a relocation of a section that is not
+# SHF_ALLOC).  Each expected text is derived in
+# tests/fixtures/plt-arm64-loader-rejects.yaml's header from the kernel
+# sources; readelf -rsW confirms the fixtures hold what it says.
+. "$top_srcdir/tests/lib.sh"
+need YAML2OBJ JQ READELF
+Y=$FIXTURES/plt-arm64-loader-rejects.yaml
+for d in 1 2 3 4 5 6; do
+	"$YAML2OBJ" --docnum=$d "$Y" -o "$T/m$d.ko" || exit 1
+done
+check "doc 1: GOT relocations per readelf" "R_AARCH64_ADR_GOT_PAGE R_AARCH64_LD64_GOT_LO12_NC" \
+	"$("$READELF" -rW "$T/m1.ko" | sed -n '/.rela.text/,/^$/p' | awk '/GOT/ { print $3 }' |
+		tr '\n' ' ' | sed 's/ $//')"
+check "doc 3: common symbols per readelf" "__gnu_lto_slim shared_buf" \
+	"$("$READELF" -sW "$T/m3.ko" | awk '$7 == "COM" { print $8 }' | tr '\n' ' ' | sed 's/ $//')"
+
+got="unsupported RELA relocation: 311"
+common="please compile with -fno-common"
+for d in 1 2 3 4 5 6; do
+	case $d in
+	1 | 2) want=$got ;;
+	3 | 4) want=$common ;;
+	*) want=null ;;
+	esac
+	rc=0
+	"$ELFPLT" plt --json "$T/m$d.ko" >"$T/out.json" 2>"$T/err" || rc=$?
+	check "doc $d: exit" 0 "$rc"
+	check "doc $d: stderr" "" "$(cat "$T/err")"
+	check "doc $d: model" arm64-module "$(jqr "$T/out.json" '.files[0].model')"
+	check "doc $d: rejects" "$want" "$(jqr "$T/out.json" '.files[0].rejects')"
+	check "doc $d: totals.rejects" "$([ "$want" = null ] && echo 0 || echo 1)" \
+		"$(jqr "$T/out.json" '.totals.rejects')"
+	# What the loader would reserve is still reported: 1 CALL26 to printk,
+	# 1 core PLT slot and ceil(1/341) = 1 for the erratum 843419 workaround.
+	check "doc $d: core PLT slots still counted" 2 \
+		"$(jqp "$T/out.json" '.files[0] | plt("core").reserved')"
+	"$ELFPLT" plt "$T/m$d.ko" >"$T/out" 2>&1
+	if [ "$want" = null ]; then
+		check "doc $d: text says nothing of a refusal" 0 "$(grep -c 'rejects this' "$T/out")"
+	else
+		check "doc $d: text" "  the kernel rejects this module: $want" \
+			"$(grep 'rejects this' "$T/out")"
+	fi
+done
+
+done_testing
