@@ -54,7 +54,7 @@ for f in be le; do
 	check "$f: source" sections "$(jqr "$T/out.json" '.files[1].relocation_source')"
 	check "$f.nosec: tables" "DT_RELA:RELA:3:3 DT_JMPREL:RELA:2:2 DT_RELR:RELR:2:3" \
 		"$(jqr "$T/out.json" '[.files[0].relocations.sections[] |
-			"\(.name):\(.kind):\(.entries):\(.relocations)"] | join(" ")')"
+			"\(.name):\(.kind.name | ltrimstr("SHT_")):\(.entries):\(.relocations)"] | join(" ")')"
 	for i in 0 1; do
 		check "$f[$i]: total" 8 "$(jqr "$T/out.json" ".files[$i].relocations.total")"
 		check "$f[$i]: symbols" "4 2 0 2 0 2" "$(symbols $i)"
