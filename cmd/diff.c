@@ -391,12 +391,15 @@ static void print_header(const struct diff_run *run, const json_t *doc)
 	fprintf(out,
 		"old: %s, %" PRId64 " files; new: %s, %" PRId64 " files\n"
 		"files: %" PRId64 " paired (%" PRId64 " changed), %" PRId64 " added, %" PRId64
-		" removed\n\n",
+		" removed",
 		json_string_value(json_object_get(json_object_get(doc, "old"), "path")),
 		ival(json_object_get(doc, "old"), "files"),
 		json_string_value(json_object_get(json_object_get(doc, "new"), "path")),
 		ival(json_object_get(doc, "new"), "files"), ival(tf, "paired"), ival(tf, "changed"),
 		ival(tf, "added"), ival(tf, "removed"));
+	if (ival(tf, "failed"))
+		fprintf(out, ", %" PRId64 " failed", ival(tf, "failed"));
+	fputs("\n\n", out);
 }
 
 /* The one-line verdict of the Markdown report. */
@@ -408,9 +411,13 @@ static void md_verdict(FILE *out, const json_t *doc)
 	const char *sep = ": ";
 	size_t i, j;
 
+	const char *verdict = json_string_value(json_object_get(doc, "verdict"));
+
+	/* "error": a file failed, the figures are incomplete. */
 	fprintf(out, "\n**elfplt diff: %s**",
-		strcmp(json_string_value(json_object_get(doc, "verdict")), "pass") == 0 ? "pass"
-											: "FAIL");
+		strcmp(verdict, "pass") == 0	? "pass"
+		: strcmp(verdict, "error") == 0 ? "ERROR (an input failed)"
+						: "FAIL");
 	if (!json_array_size(gates))
 		fputs(" (no gates)", out);
 	json_array_foreach(gates, i, g) json_array_foreach(json_object_get(g, "results"), j, r)
@@ -424,8 +431,11 @@ static void md_verdict(FILE *out, const json_t *doc)
 	if (!strcmp(sep, ": ") && json_array_size(gates))
 		fprintf(out, ": %zu %s held", json_array_size(gates),
 			ep_plural(json_array_size(gates), "gate", "gates"));
-	fprintf(out, "; %" PRId64 " changed, %" PRId64 " added, %" PRId64 " removed files\n",
+	fprintf(out, "; %" PRId64 " changed, %" PRId64 " added, %" PRId64 " removed",
 		ival(tf, "changed"), ival(tf, "added"), ival(tf, "removed"));
+	if (ival(tf, "failed"))
+		fprintf(out, ", %" PRId64 " failed", ival(tf, "failed"));
+	fputs(" files\n", out);
 }
 
 /* OpenMetrics: the totals of each metric, the file counts and the gates. */
@@ -623,6 +633,7 @@ static int cmd_diff(int argc, char **argv, struct ep_global *g)
 	bool need_stats, need_plt, failed = false;
 	struct ep_paths in;
 	json_t *doc = NULL;
+	size_t i;
 	int rc, status = EP_EXIT_OK;
 
 	rc = parse_options(argc, argv, &run);
@@ -645,6 +656,13 @@ static int cmd_diff(int argc, char **argv, struct ep_global *g)
 	}
 	opt = (struct ep_diff_options){ run.patterns, run.npatterns, run.gates, run.ngates,
 					run.per_file };
+	for (i = 0; i < run.ngates; i++)
+		if (!ep_diff_side_has_metric(&old, run.gates[i].metric) &&
+		    !ep_diff_side_has_metric(&new, run.gates[i].metric))
+			fprintf(stderr,
+				"elfplt: warning: --fail-above %s: neither %s nor %s has this "
+				"metric (misspelt?); it compares 0 with 0\n",
+				run.gates[i].metric, old.name, new.name);
 	doc = ep_diff_compute(&old, &new, &opt, &err);
 	if (!doc) {
 		fprintf(stderr, "elfplt: %s\n", err.message);

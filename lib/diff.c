@@ -211,11 +211,28 @@ int ep_diff_side_add(struct ep_diff_side *s, const json_t *doc, struct ep_error 
 		if (!path)
 			return ep_error_set(err, EP_EMALFORMED, "%s: files[%zu] has no path",
 					    s->name, i);
+		entry = json_object_get(s->files, path);
 		if (json_object_get(f, "error")) {
+			/* Paired like any file, so it shows as failed, not as removed
+			 * or added; counted once though stats and plt both report it. */
+			if (entry && json_is_true(json_object_get(entry, "failed")))
+				continue;
+			if (!entry) {
+				entry = json_pack("{s:s, s:o, s:o?, s:o?}", "path", path, "m",
+						  json_object(), "archive",
+						  json_incref(json_object_get(f, "archive")), "member",
+						  json_incref(json_object_get(f, "member")));
+				if (!entry || json_object_set_new(s->files, path, entry))
+					return ep_error_set(err, EP_ENOMEM, "%s: out of memory",
+							    s->name);
+			}
+			json_object_set_new(entry, "failed", json_true());
+			json_object_clear(json_object_get(entry, "m"));
 			s->failed++;
 			continue;
 		}
-		entry = json_object_get(s->files, path);
+		if (entry && json_is_true(json_object_get(entry, "failed")))
+			continue; /* the other report of the same file failed */
 		if (!entry) {
 			entry = json_pack("{s:s, s:o, s:o, s:o}", "path", path, "m", json_object(),
 					  "archive", json_incref(json_object_get(f, "archive")),
@@ -532,6 +549,26 @@ static int64_t value_of(const json_t *entry, const char *metric)
 	return json_is_integer(v) ? json_integer_value(v) : 0;
 }
 
+/* Whether pair p ({"old", "new"}) has a side that failed: out of totals and gates. */
+static bool pair_failed(const json_t *p)
+{
+	return json_is_true(json_object_get(json_object_get(p, "old"), "failed")) ||
+	       json_is_true(json_object_get(json_object_get(p, "new"), "failed"));
+}
+
+bool ep_diff_side_has_metric(const struct ep_diff_side *s, const char *metric)
+{
+	const char *key;
+	json_t *entry;
+
+	json_object_foreach(s->files, key, entry)
+	{
+		if (json_object_get(json_object_get(entry, "m"), metric))
+			return true;
+	}
+	return false;
+}
+
 /* {"before", "after", "delta", "percent"}; before or after null for a side without it. */
 static json_t *change(bool has_before, int64_t before, bool has_after, int64_t after)
 {
@@ -589,8 +626,10 @@ json_t *ep_diff_compute(struct ep_diff_side *old, struct ep_diff_side *new,
 {
 	json_t *pairs = json_object(), *metrics, *files = json_array(), *totals_m = json_object();
 	json_t *gates = json_array(), *doc = NULL, *p, *name;
-	size_t nfiles, i, j, counts[4] = { 0 }; /* added, removed, changed, unchanged */
-	static const char *const status_name[] = { "added", "removed", "changed", "unchanged" };
+	/* added, removed, changed, unchanged, failed (on either side) */
+	size_t nfiles, i, j, counts[5] = { 0 };
+	static const char *const status_name[] = { "added", "removed", "changed", "unchanged",
+						   "failed" };
 	const char *key, *only = NULL;
 	json_t **sorted = NULL;
 	bool failed_gate = false;
@@ -645,7 +684,12 @@ json_t *ep_diff_compute(struct ep_diff_side *old, struct ep_diff_side *new,
 	j = 0;
 	json_object_foreach(pairs, key, p)
 	{
-		const json_t *o = json_object_get(p, "old"), *n = json_object_get(p, "new");
+		const json_t *o0 = json_object_get(p, "old"), *n0 = json_object_get(p, "new");
+		bool failed = json_is_true(json_object_get(o0, "failed")) ||
+			      json_is_true(json_object_get(n0, "failed"));
+		/* A side that failed has no figures: as if the file were not there. */
+		const json_t *o = json_is_true(json_object_get(o0, "failed")) ? NULL : o0;
+		const json_t *n = json_is_true(json_object_get(n0, "failed")) ? NULL : n0;
 		json_t *fm = json_object(), *sort = json_array(), *f;
 		bool differs = false;
 		int st;
@@ -659,12 +703,12 @@ json_t *ep_diff_compute(struct ep_diff_side *old, struct ep_diff_side *new,
 			json_object_set_new(fm, mn, change(o, b, n, a));
 			json_array_append_new(sort, json_integer(a > b ? a - b : b - a));
 		}
-		st = !o ? 0 : !n ? 1 : differs ? 2 : 3;
+		st = failed ? 4 : !o ? 0 : !n ? 1 : differs ? 2 : 3;
 		counts[st]++;
 		f = json_pack("{s:s, s:o, s:o, s:s, s:o, s:o}", "path", key, "old_path",
-			      o ? json_incref(json_object_get((json_t *)o, "path")) : json_null(),
+			      o0 ? json_incref(json_object_get((json_t *)o0, "path")) : json_null(),
 			      "new_path",
-			      n ? json_incref(json_object_get((json_t *)n, "path")) : json_null(),
+			      n0 ? json_incref(json_object_get((json_t *)n0, "path")) : json_null(),
 			      "status", status_name[st], "metrics", fm, "sort", sort);
 		if (!f)
 			goto nomem;
@@ -684,6 +728,8 @@ json_t *ep_diff_compute(struct ep_diff_side *old, struct ep_diff_side *new,
 
 		json_object_foreach(pairs, key, p)
 		{
+			if (pair_failed(p))
+				continue;
 			b += value_of(json_object_get(p, "old"), mn);
 			a += value_of(json_object_get(p, "new"), mn);
 		}
@@ -700,6 +746,8 @@ json_t *ep_diff_compute(struct ep_diff_side *old, struct ep_diff_side *new,
 
 			json_object_foreach(pairs, key, p)
 			{
+				if (pair_failed(p))
+					continue;
 				b += value_of(json_object_get(p, "old"), g->metric);
 				a += value_of(json_object_get(p, "new"), g->metric);
 			}
@@ -715,7 +763,11 @@ json_t *ep_diff_compute(struct ep_diff_side *old, struct ep_diff_side *new,
 								       json_object_get(p, "path")));
 				const json_t *o = json_object_get(pr, "old");
 				const json_t *n = json_object_get(pr, "new");
-				json_t *r =
+				json_t *r;
+
+				if (pair_failed(pr))
+					continue;
+				r =
 					gate_result(json_string_value(json_object_get(p, "path")),
 						    g, value_of(o, g->metric),
 						    value_of(n, g->metric), &tripped);
@@ -737,14 +789,18 @@ json_t *ep_diff_compute(struct ep_diff_side *old, struct ep_diff_side *new,
 		if (!gj || json_array_append_new(gates, gj))
 			goto nomem;
 	}
-	doc = json_pack("{s:s, s:o, s:o, s:O, s:O, s:{s:{s:I, s:I, s:I, s:I, s:I}, s:O}, s:O,"
-			" s:s}",
+	/* A file that failed makes the figures incomplete: no pass then. */
+	doc = json_pack("{s:s, s:o, s:o, s:O, s:O, s:{s:{s:I, s:I, s:I, s:I, s:I, s:I}, s:O},"
+			" s:O, s:s}",
 			"schema", "elfplt-diff/1", "old", side_json(old), "new", side_json(new),
 			"metrics", metrics, "files", files, "totals", "files", "paired",
 			(json_int_t)(counts[2] + counts[3]), "added", (json_int_t)counts[0],
 			"removed", (json_int_t)counts[1], "changed", (json_int_t)counts[2],
-			"unchanged", (json_int_t)counts[3], "metrics", totals_m, "gates", gates,
-			"verdict", failed_gate ? "fail" : "pass");
+			"unchanged", (json_int_t)counts[3], "failed", (json_int_t)counts[4],
+			"metrics", totals_m, "gates", gates, "verdict",
+			counts[4] || old->failed || new->failed ? "error"
+			: failed_gate			      ? "fail"
+							      : "pass");
 	if (!doc)
 		goto nomem;
 	goto out;

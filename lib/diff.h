@@ -3,7 +3,7 @@
 #define ELFPLT_DIFF_H
 
 /*
- * elfplt diff: two sides (each one or more elfplt-stats/1 and elfplt-plt/2
+ * elfplt diff: two sides (each one or more elfplt-stats/1 or /2 and elfplt-plt/2
  * documents, read from a saved report or made by a run), their files paired,
  * every metric's before, after, delta and percent change per file and in
  * total, and the gates a CI job sets on them.  The result is itself a JSON
@@ -44,7 +44,7 @@ struct ep_diff_side {
 };
 
 /*
- * Add the files of doc, an elfplt-stats/1 or elfplt-plt/2 document
+ * Add the files of doc, an elfplt-stats (/1 or /2) or elfplt-plt/2 document
  * (recognised by its "schema"), to side s; files are merged by "path".
  * Returns 0, or -EP_EMALFORMED with err saying what is wrong ("OLD: schema
  * 'x' is not elfplt-stats or elfplt-plt"), or -EP_ENOMEM.
@@ -79,6 +79,13 @@ int ep_diff_gate_parse(const char *arg, struct ep_diff_gate *gate, struct ep_err
  */
 bool ep_diff_gate_passes(const struct ep_diff_gate *gate, int64_t before, int64_t after,
 			 int64_t *limit);
+
+/*
+ * Whether any file of side s has metric (an exact name, "relocations.type.
+ * R_AARCH64_CALL26"): a gate on a name neither side has compares 0 with 0
+ * and always passes, which is worth a warning (a misspelt name?).
+ */
+bool ep_diff_side_has_metric(const struct ep_diff_side *s, const char *metric);
 
 /* What ep_diff_compute() compares, and how. */
 struct ep_diff_options {

@@ -92,6 +92,24 @@ mkdir "$T/empty"
 gate 1 "empty NEW" --fail-above relocations=+100 "$T/old" "$T/empty"
 check "empty NEW: one line naming it" \
 	"elfplt: $T/empty: no ELF files found (--allow-empty to accept that)" "$(cat "$T/err")"
+# A file that fails on one side is "failed", not "removed": out of the totals
+# and the gates (old net.o's 3 relocations are not a drop to 0), verdict
+# "error", exit status 1 even though the gate holds.
+cp -r "$T/new" "$T/broken"
+head -c 40 "$T/d2.o" >"$T/broken/net.o"
+gate 1 "a file failed on one side" --json --fail-above relocations=+100 "$T/old" "$T/broken"
+# (removed 1: drv/old.o, renamed in new, as in diff-lib.sh)
+check "failed: status, verdict, totals" "failed error 1 1" \
+	"$(jq -r '[(.files[] | select(.path == "net.o") | .status), .verdict,
+		.totals.files.failed, .totals.files.removed] | join(" ")' "$T/out")"
+# Totals without net.o on either side: old 10 - 3 = 7; new 18 - 7 = 11.
+check "failed: totals without it" "7 11" \
+	"$(jq -r '.totals.metrics.relocations | "\(.before) \(.after)"' "$T/out")"
+# A gate on a name neither side has: a warning naming it, and it passes.
+gate 0 "misspelt type" --fail-above relocations.type.R_X86_64_PLT33=+0 "$O" "$N"
+check "misspelt type: the warning" \
+	"elfplt: warning: --fail-above relocations.type.R_X86_64_PLT33: neither $O nor $N has this metric (misspelt?); it compares 0 with 0" \
+	"$(cat "$T/err")"
 echo '{"schema": "elfplt-load/1", "files": []}' >"$T/load.json"
 gate 1 "a load report" "$T/load.json" "$N"
 # Exit status 2: usage.
