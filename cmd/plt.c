@@ -191,7 +191,7 @@ static void print_file(FILE *out, const struct plt_run *run, const struct ep_ima
 			res->kernel.applies ? "kernel" : "loader",
 			res->kernel.applies ? "module" : "file", res->rejects);
 	if (run->attr.by)
-		ep_attr_print(out, attr, 0, true);
+		ep_attr_print(out, attr, run->top.max, true);
 	fputc('\n', out);
 }
 
@@ -570,7 +570,7 @@ static json_t *json_file(const struct plt_run *run, const struct ep_image *img,
 	json_object_set_new(o, "sections", secs);
 	json_object_set_new(o, "detail", m->json_detail ? m->json_detail(res) : json_null());
 	if (run->attr.by)
-		json_object_set_new(o, "attribution", ep_attr_json(attr, 0, true));
+		json_object_set_new(o, "attribution", ep_attr_json(attr, run->top.max, true));
 	return o;
 }
 
@@ -693,8 +693,11 @@ static int render_file(const struct plt_run *run, const struct ep_image *img,
 			json_object_set_new(o, "warnings", ep_json_warnings(&res->warnings));
 		return ep_render_json(o, out, out_len);
 	}
-	/* OpenMetrics is the totals only. */
-	if (run->summary || run->top.max || run->g->format == EP_FORMAT_OPENMETRICS)
+	/* OpenMetrics is the totals only; --top and --summary list the totals
+	 * instead of each file's report, unless --by asks for its tables (then
+	 * --top N keeps each table's first N rows, as in stats). */
+	if (run->g->format == EP_FORMAT_OPENMETRICS ||
+	    ((run->summary || run->top.max) && !run->attr.by))
 		return 0;
 	return ep_render_text(print_one, &args, out, out_len);
 }
