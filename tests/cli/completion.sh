@@ -107,10 +107,12 @@ if command -v fish >/dev/null; then
 	fish -n "$top_srcdir/completion/elfplt.fish" && echo "ok: fish -n elfplt.fish" ||
 		fail "fish -n elfplt.fish"
 	# fish completes a command line itself (complete -C): a few of the above.
+	# It runs "elfplt" from PATH: the binary's directory (ELFPLT is
+	# tests/elfplt-json-copy.sh, named otherwise).
 	for case in "elfplt st|stats" "elfplt plt --k|--kaslr= --kernel=" \
 		"elfplt load --sections |all alloc relocs" "elfplt plt --format=j|--format=json" \
 		"elfplt help j|json" "elfplt stats -o $T/d/a|$T/d/a.ko"; do
-		got=$(PATH=$(dirname "$ELFPLT"):$PATH HOME=$T fish -c \
+		got=$(PATH=$(dirname "$ELFPLT_BIN"):$PATH HOME=$T fish -c \
 			"source '$top_srcdir/completion/elfplt.fish'; complete -C '${case%%|*}'" \
 			</dev/null | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//')
 		check "fish: ${case%%|*}" "${case#*|}" "$got"

@@ -30,22 +30,24 @@ check "CREL sh_size (llvm-readelf-19 -S), s390x and i386: 10 bytes as derived" "
 	"$(for f in s390-crel.o i386-crel.o; do "$LLVM_READELF19" -SW "$T/$f" |
 		awk '/ CREL / { sub(/.*] /, ""); print $5 }'; done | tr '\n' ' ' | sed 's/ $//')"
 
-# by_type as "name:value:count ...", the file's crel object, the section's kind.
+# by_type as "name:value:count ...", the section's kind as "name:value" (the
+# gABI's SHT_REL 9 and SHT_RELA 4; LLVM's SHT_CREL 0x40000014 = 1073741844),
+# its relocations and crel_bytes, the file's crel object.
 summary() {
 	"$ELFPLT" stats --json "$T/$1" >"$T/$1.json" || fail "$1: exit status $?"
 	jqr "$T/$1.json" '.files[0] | ([.relocations.by_type[] | "\(.name):\(.value):\(.count)"]
 		| join(" ")) + " | " +
-		([.relocations.sections[] | "\(.kind) \(.relocations) \(.crel_bytes)"] | join(","))
+		([.relocations.sections[] | "\(.kind.name):\(.kind.value) \(.relocations) \(.crel_bytes)"] | join(","))
 		+ " | \(.crel.bytes) \(.crel.crel_bytes) \(.crel.savings_bytes)"'
 }
-check "s390x MSB CREL" "R_390_PC32DBL:19:2 R_390_PLT32DBL:20:1 | CREL 3 10 | 10 10 0" \
+check "s390x MSB CREL" "R_390_PC32DBL:19:2 R_390_PLT32DBL:20:1 | SHT_CREL:1073741844 3 10 | 10 10 0" \
 	"$(summary s390-crel.o)"
-check "s390x MSB RELA twin" "R_390_PC32DBL:19:2 R_390_PLT32DBL:20:1 | RELA 3 10 | 72 10 62" \
+check "s390x MSB RELA twin" "R_390_PC32DBL:19:2 R_390_PLT32DBL:20:1 | SHT_RELA:4 3 10 | 72 10 62" \
 	"$(summary s390-rela.o)"
-check "i386 LSB CREL" "R_386_PC32:2:2 R_386_PLT32:4:1 | CREL 3 10 | 10 10 0" \
+check "i386 LSB CREL" "R_386_PC32:2:2 R_386_PLT32:4:1 | SHT_CREL:1073741844 3 10 | 10 10 0" \
 	"$(summary i386-crel.o)"
 check "i386 LSB REL twin (no addends: 9 bytes)" \
-	"R_386_PC32:2:2 R_386_PLT32:4:1 | REL 3 9 | 24 9 15" "$(summary i386-rel.o)"
+	"R_386_PC32:2:2 R_386_PLT32:4:1 | SHT_REL:9 3 9 | 24 9 15" "$(summary i386-rel.o)"
 # Symbols and addends decode too: both undefined symbols, and the same
 # distinct count as the twin.
 check "s390x CREL symbols (undefined distinct)" "3 2" \

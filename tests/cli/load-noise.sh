@@ -12,9 +12,9 @@ need YAML2OBJ JQ
 obj=$(fixture load-relocs)
 
 # --- one run: medians only, no verdict --------------------------------------
-"$ELFPLT" load --repeat 1 "$obj" >"$T/r1.txt" || fail "--repeat 1 exited $?"
+"$ELFPLT" load --wide --repeat 1 "$obj" >"$T/r1.txt" || fail "--repeat 1 exited $?"
 sed -n '/^median/,$p' "$T/r1.txt" >"$T/r1.table"
-check "--repeat 1: table header" "median read mmap hybrid mmap vs read" \
+check "--repeat 1: table header" "median read mmap hybrid accessor mmap vs read" \
 	"$(head -n 1 "$T/r1.table" | tr -s ' ')"
 grep -q '\[' "$T/r1.table" && fail "--repeat 1: a [min..max] in the table"
 check "--repeat 1: every verdict is -" "-" \
@@ -28,18 +28,19 @@ check "--repeat 1 (json): verdicts" "too_few_runs" \
 	"$(jqr "$T/r1.json" '[.modes[].vs_read_verdict[] | select(. != null)] | unique | .[]')"
 
 # --- three runs: ranges, and verdicts that follow them ----------------------
-"$ELFPLT" load --repeat 3 "$obj" >"$T/r3.txt" || fail "--repeat 3 exited $?"
+# --wide: one row a line (five ranges are wider than a file's 100 columns).
+"$ELFPLT" load --wide --repeat 3 "$obj" >"$T/r3.txt" || fail "--repeat 3 exited $?"
 sed -n '/^median/,$p' "$T/r3.txt" >"$T/r3.table"
-check "--repeat 3: table header" "median [min..max] read mmap hybrid mmap vs read" \
+check "--repeat 3: table header" "median [min..max] read mmap hybrid accessor mmap vs read" \
 	"$(head -n 1 "$T/r3.table" | tr -s ' ')"
 grep -qx "  mmap vs read: a difference where the runs' \[min..max\] do not overlap, else within noise" \
 	"$T/r3.txt" || fail "--repeat 3: no line saying what a difference is"
-# Integer rows: "label... R [a..b] M [c..d] H [e..f] VERDICT".
+# Integer rows: "label... R [a..b] M [c..d] H [e..f] A [g..h] VERDICT".
 for row in "minor faults" "major faults" "peak RSS (KiB)" "bytes copied"; do
 	line=$(grep "^$row " "$T/r3.table")
 	got=$(echo "$line" | sed 's/^[a-zA-Z ()]*  *//' | awk '{
 		split($2, r, /[][.]+/); split($4, m, /[][.]+/)
-		v = $7; for (i = 8; i <= NF; i++) v = v " " $i
+		v = $9; for (i = 10; i <= NF; i++) v = v " " $i
 		overlap = (r[2] + 0 <= m[3] + 0 && m[2] + 0 <= r[3] + 0)
 		if (v == "-") print "ok"
 		else if (overlap) print (v == "within noise" ? "ok" : "bad: " v " but ranges overlap")
