@@ -22,7 +22,13 @@ import sys
 NOT_KEYS = {
     # elfplt-json(7) ERRORS: the values of error.code
     "not_elf", "truncated", "malformed", "unsupported", "io", "no_memory",
+    # elfplt-json(7) WARNINGS: the values of warnings[].code (the schemas'
+    # enum of that key)
+    "section0_nonzero", "symtab_info", "symtab_local_order", "symtab_unreadable",
+    "strtab_unterminated", "symbol_name", "symbol_shndx", "reloc_info", "reloc_link",
+    "dynamic_mismatch", "dynamic_unreadable", "warnings_dropped",
     # ELF fields the pages refer to (gABI names), not keys of the JSON
+    "e_shnum", "e_shstrndx", "e_phnum", "st_shndx",
     "sh_size", "ch_size", "ch_type", "sh_info", "sh_link", "sh_entsize", "e_machine",
     "r_sym", "r_offset", "r_addend", "st_name", "sh_type", "sh_flags",
     # the commands, named where the pages say which document is whose
