@@ -380,8 +380,6 @@ int ep_plt_analyse(struct ep_image *img, const struct ep_plt_model *forced,
 
 	memset(res, 0, sizeof(*res));
 	res->opt = *opt;
-	/* Whatever model, or none: the links between the tables (lib/xref.h). */
-	ep_xref_check(img, &res->warnings);
 	if (forced) {
 		why = forced->check(img, true);
 		if (!why)
@@ -398,6 +396,9 @@ int ep_plt_analyse(struct ep_image *img, const struct ep_plt_model *forced,
 		return 0;
 	}
 	res->model = m;
+	/* The links between the tables (lib/xref.h), for a file a model reads:
+	 * one no model covers is not read at all. */
+	ep_xref_check(img, &res->warnings);
 	rc = m->analyse(img, res, err);
 	/*
 	 * The generic loader's refusals (lib/plt-kernel.h) for a kernel

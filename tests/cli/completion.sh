@@ -58,7 +58,8 @@ expect 'load --to' "--top="
 expect 'load --re' "--repeat="
 expect 'load --c' "--cold"
 expect 'stats --j' "--jobs= --json"
-expect '--ver' "--version"
+expect '--vers' "--version"
+expect '--ver' "--verbose --version"
 
 # Values: split at '=' (bash's COMP_WORDBREAKS), whole, or as the next word.
 expect 'stats --format =' "json openmetrics text"

@@ -63,13 +63,19 @@ for d in 1 2 3 4; do
 	check "x$d: symbol classes" "$classes" "$(jqr "$T/out.json" '.files[0].relocations.symbols |
 		[.none, .undefined, .same_section, .other_section, .absolute_or_common, .unknown,
 		.distinct] | join(" ")')"
-	# plt reads the same tables: the same warnings, and its answer.
+	# plt reads the same tables for an x86-64 object (the object model): the
+	# same warnings, and its answer.  No model covers the big-endian ppc64
+	# objects (docs 2 and 4): plt reads none of their tables, so it has no
+	# warning to give.
+	case $d in
+	2 | 4) want= lines= ;;
+	esac
 	rc=0
 	"$ELFPLT" plt --format=json "$f" >"$T/plt.json" 2>"$T/err" || rc=$?
 	check "x$d plt: exit status" 0 "$rc"
 	check "x$d plt: stderr" "$lines" "$(cat "$T/err")"
 	check "x$d plt: JSON warnings" "$want" \
-		"$(jqr "$T/plt.json" '.files[0].warnings[] | "\(.code)|\(.message)"')"
+		"$(jqr "$T/plt.json" '.files[0].warnings[]? | "\(.code)|\(.message)"')"
 	check "x$d plt: no error" null "$(jqr "$T/plt.json" '.files[0].error')"
 done
 
