@@ -61,14 +61,47 @@ static const char *label_of(const json_t *v)
 	return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
+/*
+ * A file's figure beyond +-2^53 (JSON's exact integers) is no count a real
+ * file has: a report holding one is refused, so every sum below fits.
+ */
+#define FIGURE_MAX (INT64_C(1) << 53)
+/* Totals stay within +-2^62, so a delta of two of them fits an int64_t. */
+#define TOTAL_MAX (INT64_C(1) << 62)
+
+/* Set by add() when a figure is out of range; ep_diff_side_add() checks it. */
+static bool figure_out_of_range;
+
 /* m[name] += v */
 static int add(json_t *m, const char *name, int64_t v)
 {
 	json_t *cur = json_object_get(m, name);
+	int64_t sum;
 
-	if (cur)
-		return json_integer_set(cur, json_integer_value(cur) + v);
+	if (v > FIGURE_MAX || v < -FIGURE_MAX) {
+		figure_out_of_range = true;
+		v = 0;
+	}
+	if (cur) {
+		sum = json_integer_value(cur) + v; /* both within +-2^53 */
+		if (sum > FIGURE_MAX || sum < -FIGURE_MAX) {
+			figure_out_of_range = true;
+			sum = 0;
+		}
+		return json_integer_set(cur, sum);
+	}
 	return json_object_set_new(m, name, json_integer(v));
+}
+
+/* *acc += v within +-TOTAL_MAX; false when the sum leaves that range. */
+static bool total_add(int64_t *acc, int64_t v)
+{
+	int64_t sum;
+
+	if (__builtin_add_overflow(*acc, v, &sum) || sum > TOTAL_MAX || sum < -TOTAL_MAX)
+		return false;
+	*acc = sum;
+	return true;
 }
 
 static int addf(json_t *m, int64_t v, const char *fmt, const char *a)
@@ -234,15 +267,21 @@ int ep_diff_side_add(struct ep_diff_side *s, const json_t *doc, struct ep_error 
 		if (entry && json_is_true(json_object_get(entry, "failed")))
 			continue; /* the other report of the same file failed */
 		if (!entry) {
-			entry = json_pack("{s:s, s:o, s:o, s:o}", "path", path, "m", json_object(),
+			entry = json_pack("{s:s, s:o, s:o?, s:o?}", "path", path, "m", json_object(),
 					  "archive", json_incref(json_object_get(f, "archive")),
 					  "member", json_incref(json_object_get(f, "member")));
 			if (!entry || json_object_set_new(s->files, path, entry))
 				return ep_error_set(err, EP_ENOMEM, "%s: out of memory", s->name);
 		}
 		m = json_object_get(entry, "m");
+		figure_out_of_range = false;
 		if ((plt ? plt_metrics(m, f) : stats_metrics(m, f)))
 			return ep_error_set(err, EP_ENOMEM, "%s: out of memory", s->name);
+		if (figure_out_of_range)
+			return ep_error_set(err, EP_EMALFORMED,
+					    "%s: files[%zu] (%s): a figure beyond 2^53, which no "
+					    "file has",
+					    s->name, i, path);
 	}
 	return 0;
 }
@@ -730,8 +769,13 @@ json_t *ep_diff_compute(struct ep_diff_side *old, struct ep_diff_side *new,
 		{
 			if (pair_failed(p))
 				continue;
-			b += value_of(json_object_get(p, "old"), mn);
-			a += value_of(json_object_get(p, "new"), mn);
+			if (!total_add(&b, value_of(json_object_get(p, "old"), mn)) ||
+			    !total_add(&a, value_of(json_object_get(p, "new"), mn))) {
+				ep_error_set(err, EP_EMALFORMED,
+					     "the total of %s is beyond 2^62: not reports of real files",
+					     mn);
+				goto out;
+			}
 		}
 		json_object_set_new(totals_m, mn, change(true, b, true, a));
 	}
@@ -748,8 +792,9 @@ json_t *ep_diff_compute(struct ep_diff_side *old, struct ep_diff_side *new,
 			{
 				if (pair_failed(p))
 					continue;
-				b += value_of(json_object_get(p, "old"), g->metric);
-				a += value_of(json_object_get(p, "new"), g->metric);
+				/* As the totals above, which have checked the range. */
+				total_add(&b, value_of(json_object_get(p, "old"), g->metric));
+				total_add(&a, value_of(json_object_get(p, "new"), g->metric));
 			}
 			json_array_append_new(results, gate_result(NULL, g, b, a, &tripped));
 			checked = 1;

@@ -78,17 +78,30 @@ int ep_om_add(struct ep_om *om, const char *name, const char *const *labels, siz
 	      double value)
 {
 	struct ep_om_sample s = { strdup(name), labels_text(labels, nlabels), value };
-	size_t i;
+	size_t nlen, klen;
+	char *key = NULL;
 
 	if (!s.name || !s.labels)
 		goto nomem;
 	sanitize(s.name);
-	for (i = 0; i < om->n; i++)
-		if (strcmp(om->v[i].name, s.name) == 0 && strcmp(om->v[i].labels, s.labels) == 0) {
-			free(s.name);
-			free(s.labels);
-			return 0;
-		}
+	/* The first sample of a name and labels stands; a hash, not a scan. */
+	nlen = strlen(s.name);
+	klen = nlen + 1 + strlen(s.labels);
+	key = malloc(klen + 1);
+	if (!key || (!om->index && !(om->index = json_object())))
+		goto nomem;
+	memcpy(key, s.name, nlen + 1);
+	memcpy(key + nlen + 1, s.labels, klen - nlen);
+	if (json_object_getn(om->index, key, klen)) {
+		free(key);
+		free(s.name);
+		free(s.labels);
+		return 0;
+	}
+	if (json_object_setn_nocheck(om->index, key, klen, json_integer((json_int_t)om->n)))
+		goto nomem;
+	free(key);
+	key = NULL;
 	if (om->n == om->cap) {
 		size_t cap = om->cap ? 2 * om->cap : 64;
 		struct ep_om_sample *v = realloc(om->v, cap * sizeof(*v));
@@ -101,6 +114,7 @@ int ep_om_add(struct ep_om *om, const char *name, const char *const *labels, siz
 	om->v[om->n++] = s;
 	return 0;
 nomem:
+	free(key);
 	free(s.name);
 	free(s.labels);
 	om->nomem = 1;
@@ -210,28 +224,53 @@ int ep_om_add_json(struct ep_om *om, const char *prefix, const json_t *v)
 	return add_json(om, prefix, v, labels, 0);
 }
 
+/* A sample's place: its family's first sample, then its own. */
+struct om_order {
+	size_t family, i;
+};
+
+static int order_cmp(const void *a, const void *b)
+{
+	const struct om_order *x = a, *y = b;
+
+	if (x->family != y->family)
+		return x->family < y->family ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
 int ep_om_write(const struct ep_om *om, FILE *out)
 {
-	bool *done = calloc(om->n ? om->n : 1, sizeof(*done));
-	size_t i, j;
+	struct om_order *ord = calloc(om->n ? om->n : 1, sizeof(*ord));
+	json_t *first = json_object(); /* family name -> its first sample */
+	bool nomem = false;
+	size_t i;
 
-	if (!done)
+	if (!ord || !first) {
+		free(ord);
+		json_decref(first);
 		return -EP_ENOMEM;
+	}
+	/* Families in the order of their first samples, each sample once: n log n. */
 	for (i = 0; i < om->n; i++) {
-		if (done[i])
-			continue;
-		fprintf(out, "# TYPE %s gauge\n", om->v[i].name);
-		for (j = i; j < om->n; j++) {
-			if (done[j] || strcmp(om->v[j].name, om->v[i].name) != 0)
-				continue;
-			done[j] = true;
-			fprintf(out, "%s%s %.17g\n", om->v[j].name, om->v[j].labels,
-				om->v[j].value);
-		}
+		const json_t *f = json_object_get(first, om->v[i].name);
+
+		if (!f && json_object_set_new(first, om->v[i].name, json_integer((json_int_t)i)))
+			nomem = true;
+		ord[i].family = f ? (size_t)json_integer_value(f) : i;
+		ord[i].i = i;
+	}
+	qsort(ord, om->n, sizeof(*ord), order_cmp);
+	for (i = 0; i < om->n; i++) {
+		const struct ep_om_sample *s = &om->v[ord[i].i];
+
+		if (ord[i].family == ord[i].i)
+			fprintf(out, "# TYPE %s gauge\n", s->name);
+		fprintf(out, "%s%s %.17g\n", s->name, s->labels, s->value);
 	}
 	fputs("# EOF\n", out);
-	free(done);
-	if (om->nomem)
+	free(ord);
+	json_decref(first);
+	if (om->nomem || nomem)
 		return -EP_ENOMEM;
 	return ferror(out) ? -EP_EIO : 0;
 }
@@ -260,5 +299,6 @@ void ep_om_free(struct ep_om *om)
 		free(om->v[i].labels);
 	}
 	free(om->v);
+	json_decref(om->index);
 	memset(om, 0, sizeof(*om));
 }

@@ -16,6 +16,7 @@ struct ep_om {
 	struct ep_om_sample *v;
 	size_t n, cap;
 	int nomem;
+	json_t *index; /* "name\0labels" -> its sample, so adding n samples is O(n) */
 };
 
 /*

@@ -110,6 +110,19 @@ gate 0 "misspelt type" --fail-above relocations.type.R_X86_64_PLT33=+0 "$O" "$N"
 check "misspelt type: the warning" \
 	"elfplt: warning: --fail-above relocations.type.R_X86_64_PLT33: neither $O nor $N has this metric (misspelt?); it compares 0 with 0" \
 	"$(cat "$T/err")"
+# Hostile saved reports: a figure no file has (beyond 2^53: the sums would
+# overflow) is refused naming the entry; a file entry without the optional
+# archive and member keys is read.
+echo '{"schema":"elfplt-stats/2","files":[{"path":"a.ko","relocations":{"total":9223372036854775807}}]}' >"$T/huge.json"
+gate 1 "a figure beyond 2^53" "$T/huge.json" "$N"
+check "a figure beyond 2^53: the line" \
+	"elfplt: $T/huge.json: files[0] (a.ko): a figure beyond 2^53, which no file has" \
+	"$(cat "$T/err")"
+echo '{"schema":"elfplt-stats/2","files":[{"path":"a.ko","relocations":{"total":5}}]}' >"$T/min1.json"
+echo '{"schema":"elfplt-stats/2","files":[{"path":"a.ko","relocations":{"total":7}}]}' >"$T/min2.json"
+gate 0 "minimal reports" --json --metric=relocations "$T/min1.json" "$T/min2.json"
+check "minimal reports: 5 -> 7" "5 7 2" \
+	"$(jq -r '.totals.metrics.relocations | "\(.before) \(.after) \(.delta)"' "$T/out")"
 echo '{"schema": "elfplt-load/1", "files": []}' >"$T/load.json"
 gate 1 "a load report" "$T/load.json" "$N"
 # Exit status 2: usage.
