@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -21,6 +22,7 @@
 
 #include "cmd/elfplt.h"
 #include "lib/decode.h"
+#include "lib/error.h"
 #include "lib/diff.h"
 #include "lib/openmetrics.h"
 #include "lib/report.h"
@@ -303,6 +305,18 @@ static void print_totals(const struct diff_run *run, const json_t *doc, bool md)
 	}
 }
 
+/*
+ * A path of a report as text: control characters and bytes that are not
+ * UTF-8 made '?' (ep_text_clean()), as for the paths a walk finds, so a
+ * hostile saved report cannot send escape sequences to a terminal.
+ */
+static const char *clean_path(char *buf, size_t size, const char *path)
+{
+	snprintf(buf, size, "%s", path ? path : "");
+	ep_text_clean(buf);
+	return buf;
+}
+
 /* The per-file rows: changed metrics of changed, added and removed files. */
 static void print_files(const struct diff_run *run, const json_t *doc, bool md)
 {
@@ -317,7 +331,10 @@ static void print_files(const struct diff_run *run, const json_t *doc, bool md)
 	json_array_foreach(json_object_get(doc, "files"), i, f)
 	{
 		const char *status = json_string_value(json_object_get(f, "status"));
-		const char *lead[2] = { json_string_value(json_object_get(f, "path")), status };
+		char path[PATH_MAX];
+		const char *lead[2] = { clean_path(path, sizeof(path),
+						   json_string_value(json_object_get(f, "path"))),
+					status };
 		const json_t *fm = json_object_get(f, "metrics");
 
 		if (strcmp(status, "unchanged") == 0 && !run->all)
@@ -357,9 +374,10 @@ static void print_files(const struct diff_run *run, const json_t *doc, bool md)
 static void gate_line(FILE *f, const json_t *g, const json_t *r, const char *arrow)
 {
 	const json_t *path = json_object_get(r, "path");
+	char clean[PATH_MAX];
 
 	if (json_is_string(path))
-		fprintf(f, "%s: ", json_string_value(path));
+		fprintf(f, "%s: ", clean_path(clean, sizeof(clean), json_string_value(path)));
 	fprintf(f, "%s %" PRId64 " %s %" PRId64 ", limit %s (at most %" PRId64 ")",
 		json_string_value(json_object_get(g, "metric")), ival(r, "before"), arrow,
 		ival(r, "after"), json_string_value(json_object_get(g, "limit")),

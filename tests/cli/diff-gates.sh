@@ -123,6 +123,12 @@ echo '{"schema":"elfplt-stats/2","files":[{"path":"a.ko","relocations":{"total":
 gate 0 "minimal reports" --json --metric=relocations "$T/min1.json" "$T/min2.json"
 check "minimal reports: 5 -> 7" "5 7 2" \
 	"$(jq -r '.totals.metrics.relocations | "\(.before) \(.after) \(.delta)"' "$T/out")"
+# A path with control characters (ESC, a newline) reaches the text as '?'.
+printf '{"schema":"elfplt-stats/2","files":[{"path":"a.ko","relocations":{"total":5}},{"path":"e\\u001b[31mvil\\n.ko","relocations":{"total":7}}]}\n' >"$T/esc.json"
+gate 0 "control characters" --metric=relocations "$T/min1.json" "$T/esc.json"
+check "control characters: cleaned in text" "e?[31mvil?.ko" \
+	"$(sed -n 's/^\(e?[^ ]*\) .*/\1/p' "$T/out" | head -n 1)"
+check "control characters: no ESC byte in the text" 0 "$(tr -cd '\033' <"$T/out" | wc -c)"
 echo '{"schema": "elfplt-load/1", "files": []}' >"$T/load.json"
 gate 1 "a load report" "$T/load.json" "$N"
 # Exit status 2: usage.
