@@ -10,14 +10,19 @@
  */
 #include "config.h"
 
+#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
+#include "lib/blob.h"
 #include "lib/dwarf.h"
 
 struct ep_dwarf {
@@ -32,26 +37,142 @@ struct ep_dwarf {
 	bool rel;
 };
 
-/* Open the first of a/b[suffix] that exists; -1 when none. */
+/*
+ * Open dir/path[suffix] if it is a regular file (ep_open_regular(): a FIFO
+ * or a device is never opened, as open() would block on a FIFO with no
+ * writer); -1 when it is not there or not a regular file.
+ */
 static int open_candidate(const char *dir, const char *path, const char *suffix, char **name)
 {
 	char buf[4096];
+	struct stat st;
 	int fd;
 
 	while (*path == '/')
 		path++;
 	if (snprintf(buf, sizeof(buf), "%s/%s%s", dir, path, suffix) >= (int)sizeof(buf))
 		return -1;
-	fd = open(buf, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0)
-		*name = strdup(buf);
+	fd = ep_open_regular(buf, &st);
+	if (fd < 0)
+		return -1;
+	*name = strdup(buf);
+	return fd;
+}
+
+/* The CRC-32 of fd's bytes (zlib's crc32() is the .gnu_debuglink one); false on a read error. */
+static bool file_crc(int fd, GElf_Word *crc)
+{
+	unsigned char buf[1 << 16];
+	uLong c = crc32(0, Z_NULL, 0);
+	ssize_t n;
+
+	if (lseek(fd, 0, SEEK_SET) != 0)
+		return false;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		c = crc32(c, buf, (uInt)n);
+	*crc = (GElf_Word)c;
+	return n == 0;
+}
+
+/*
+ * Whether fd is mod's debug info: its build ID is the module's when the
+ * module has one, else its CRC-32 is debuglink_crc when the name came from a
+ * .gnu_debuglink, else it is taken (libdwfl's rules, elfutils
+ * libdwfl/find-debuginfo.c validate()).
+ */
+static bool debug_matches(Dwfl_Module *mod, int fd, bool check_crc, GElf_Word debuglink_crc)
+{
+	const unsigned char *want;
+	GElf_Addr vaddr;
+	int wlen = dwfl_module_build_id(mod, &want, &vaddr);
+	GElf_Word crc;
+
+	if (wlen > 0) {
+		Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+		const void *got;
+		ssize_t glen = e ? dwelf_elf_gnu_build_id(e, &got) : -1;
+		bool ok = glen == wlen && memcmp(got, want, (size_t)wlen) == 0;
+
+		elf_end(e);
+		return ok;
+	}
+	return !check_crc || (file_crc(fd, &crc) && crc == debuglink_crc);
+}
+
+/*
+ * The .gnu_debuglink search libdwfl's standard lookup makes (its default
+ * debuginfo_path ":.debug:/usr/lib/debug": the file's directory, its .debug
+ * subdirectory, /usr/lib/debug followed by the directory), for the name in
+ * .gnu_debuglink or, with none, the file's name plus ".debug" — done here so
+ * that a candidate that is not a regular file is never opened (libdwfl's
+ * open() blocks forever on a FIFO).  Returns a descriptor, or -1.
+ */
+static int find_debuglink(Dwfl_Module *mod, const char *file_name, const char *debuglink_file,
+			  GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	char *real = file_name ? realpath(file_name, NULL) : NULL;
+	char *dir_copy = NULL, *dir = NULL, *base_copy = NULL, *localname = NULL, *sub = NULL, *usr = NULL;
+	const char *name = debuglink_file;
+	const char *dirs[3];
+	struct stat self;
+	bool have_self;
+	size_t i;
+	int fd = -1;
+
+	if (!real)
+		return -1;
+	have_self = stat(real, &self) == 0;
+	dir_copy = strdup(real);
+	if (!dir_copy)
+		goto out;
+	dir = dirname(dir_copy); /* real is absolute: "/" at least */
+	if (!name) {
+		base_copy = strdup(real);
+		if (!base_copy || asprintf(&localname, "%s.debug", basename(base_copy)) < 0) {
+			localname = NULL;
+			goto out;
+		}
+		name = localname;
+	}
+	if (asprintf(&sub, "%s/.debug", dir) < 0)
+		sub = NULL;
+	if (asprintf(&usr, "/usr/lib/debug%s", dir) < 0)
+		usr = NULL;
+	dirs[0] = dir;
+	dirs[1] = sub;
+	dirs[2] = usr;
+	for (i = 0; fd < 0 && i < 3; i++) {
+		struct stat st;
+
+		if (!dirs[i])
+			continue;
+		fd = open_candidate(dirs[i], name, "", debuginfo_file_name);
+		if (fd < 0)
+			continue;
+		if ((have_self && fstat(fd, &st) == 0 && st.st_dev == self.st_dev &&
+		     st.st_ino == self.st_ino) ||
+		    !debug_matches(mod, fd, debuglink_file != NULL, debuglink_crc)) {
+			close(fd);
+			free(*debuginfo_file_name);
+			*debuginfo_file_name = NULL;
+			fd = -1;
+		}
+	}
+out:
+	free(dir_copy);
+	free(real);
+	free(base_copy);
+	free(localname);
+	free(sub);
+	free(usr);
 	return fd;
 }
 
 /*
  * find_debuginfo: --debug-file, then --debug-dir (the input's path as given,
- * then as resolved, each as is and with ".debug"), then libdwfl's standard
- * lookup.
+ * then as resolved, each as is and with ".debug"), then the build ID under
+ * /usr/lib/debug/.build-id (libdwfl), then .gnu_debuglink (find_debuglink()).
+ * Only regular files are opened.
  */
 static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
 			  const char *file_name, const char *debuglink_file,
@@ -61,7 +182,9 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 	int fd = -1;
 
 	if (d && d->o && d->o->debug_file) {
-		fd = open(d->o->debug_file, O_RDONLY | O_CLOEXEC);
+		struct stat st;
+
+		fd = ep_open_regular(d->o->debug_file, &st);
 		if (fd >= 0) {
 			*debuginfo_file_name = strdup(d->o->debug_file);
 			return fd;
@@ -84,8 +207,11 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 		if (fd >= 0)
 			return fd;
 	}
-	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
-					    debuglink_crc, debuginfo_file_name);
+	fd = dwfl_build_id_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+					  debuglink_crc, debuginfo_file_name);
+	if (fd >= 0)
+		return fd;
+	return find_debuglink(mod, file_name, debuglink_file, debuglink_crc, debuginfo_file_name);
 }
 
 struct ep_dwarf *ep_dwarf_open(const char *path, const struct ep_dwarf_options *o, bool *has_dwarf)
