@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd/attr.h"
 #include "cmd/elfplt.h"
@@ -43,12 +44,48 @@ int ep_attr_option(const char *cmd, int c, const char *arg, unsigned int allowed
 	return 0;
 }
 
-int ep_attr_check_inputs(const char *cmd, const struct ep_attr_opts *o, size_t ninputs)
+/*
+ * Whether the existing regular file output is the --debug-file (by inode:
+ * any of its names) or lies under --debug-dir (resolved: through any
+ * symbolic link); both are read as debug info.
+ */
+static bool output_is_debug_input(const struct ep_attr_opts *o, const char *output)
+{
+	struct stat ost, st;
+	bool clash = false;
+
+	if (!output || strcmp(output, "-") == 0 || stat(output, &ost) != 0 ||
+	    !S_ISREG(ost.st_mode))
+		return false; /* standard output, nothing there yet, or a device */
+	if (o->dwarf.debug_file && stat(o->dwarf.debug_file, &st) == 0 &&
+	    st.st_dev == ost.st_dev && st.st_ino == ost.st_ino)
+		return true;
+	if (o->dwarf.debug_dir) {
+		char *dir = realpath(o->dwarf.debug_dir, NULL);
+		char *out = realpath(output, NULL);
+		size_t n = dir ? strlen(dir) : 0;
+
+		/* Out of memory: refuse, better than destroy an input. */
+		clash = !dir || !out ||
+			(strncmp(out, dir, n) == 0 && (out[n] == '/' || (n == 1 && dir[0] == '/')));
+		free(dir);
+		free(out);
+	}
+	return clash;
+}
+
+int ep_attr_check_inputs(const char *cmd, const struct ep_attr_opts *o, size_t ninputs,
+			 const char *output)
 {
 	if (o->dwarf.debug_file && ninputs != 1)
 		return ep_usage_error(cmd,
 				      "--debug-file names the debug info of one input, not %zu",
 				      ninputs);
+	if (output_is_debug_input(o, output))
+		return ep_usage_error(cmd,
+				      "-o %s would overwrite an input (the --debug-file or a "
+				      "file under --debug-dir); elfplt never writes to its inputs",
+				      output);
 	return 0;
 }
 

@@ -998,7 +998,7 @@ static int cmd_plt(int argc, char **argv, struct ep_global *g)
 		return rc;
 	run.opt.sites = (run.attr.by & (EP_BY_CALLEE | EP_BY_CALLER | EP_BY_CU | EP_BY_LINE)) != 0;
 	/* Before -o creates its file: the PATH operands, not what they expand to. */
-	rc = ep_attr_check_inputs(g->cmd, &run.attr, (size_t)(argc - optind));
+	rc = ep_attr_check_inputs(g->cmd, &run.attr, (size_t)(argc - optind), g->output);
 	if (rc == 0)
 		rc = ep_inputs_and_output(g, &in, argc, argv);
 	if (rc)

@@ -752,7 +752,7 @@ static int cmd_stats(int argc, char **argv, struct ep_global *g)
 	if (rc)
 		return rc;
 	/* Before -o creates its file: the PATH operands, not what they expand to. */
-	rc = ep_attr_check_inputs(g->cmd, &run.attr, (size_t)(argc - optind));
+	rc = ep_attr_check_inputs(g->cmd, &run.attr, (size_t)(argc - optind), g->output);
 	if (rc == 0)
 		rc = ep_inputs_and_output(g, &in, argc, argv);
 	if (rc)

@@ -47,4 +47,26 @@ objcopy --only-keep-debug "$T/full.o" "$T/good.debug"
 "$ELFPLT" stats --json --by=cu "$T/linked.o" >"$T/out.json" || fail "linked: exit $?"
 check ".gnu_debuglink to a regular file: found" "$T/good.debug" \
 	"$(jqr "$T/out.json" '.files[0].attribution.debug_info')"
+
+# -o naming an input read as debug info: refused (exit 2), the file untouched.
+cp "$T/good.debug" "$T/keep.debug"
+"$ELFPLT" stats --by=cu --debug-file="$T/good.debug" -o "$T/good.debug" "$T/stripped.o" \
+	>/dev/null 2>"$T/err"
+check "-o the --debug-file: a usage error" 2 $?
+cmp -s "$T/good.debug" "$T/keep.debug"
+check "-o the --debug-file: the file untouched" 0 $?
+check "-o the --debug-file: one line naming it" 1 "$(grep -c "$T/good.debug would overwrite" "$T/err")"
+ln "$T/good.debug" "$T/hard.debug"
+"$ELFPLT" plt --by=line --debug-file="$T/good.debug" -o "$T/hard.debug" "$T/stripped.o" \
+	>/dev/null 2>&1
+check "plt -o a hard link of the --debug-file: a usage error" 2 $?
+mkdir -p "$T/dd/sub"
+cp "$T/good.debug" "$T/dd/sub/stripped.o.debug"
+"$ELFPLT" stats --by=cu --debug-dir="$T/dd" -o "$T/dd/sub/stripped.o.debug" "$T/stripped.o" \
+	>/dev/null 2>&1
+check "-o a file under --debug-dir: a usage error" 2 $?
+cmp -s "$T/dd/sub/stripped.o.debug" "$T/keep.debug"
+check "-o a file under --debug-dir: the file untouched" 0 $?
+"$ELFPLT" stats --by=cu --debug-dir="$T/dd" -o "$T/report.txt" "$T/stripped.o" >/dev/null 2>&1
+check "-o a new file outside --debug-dir: written" 0 $?
 done_testing
