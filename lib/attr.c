@@ -20,6 +20,7 @@
 
 #include "lib/attr.h"
 #include "lib/reloc.h"
+#include "lib/sort.h"
 
 static const char *const by_names[EP_BY_NBY] = { "callee", "caller", "cu",     "line",
 						 "cause",  "symbol", "section" };
@@ -56,57 +57,8 @@ int ep_attr_parse(const char *arg, unsigned int allowed, unsigned int *by)
 	return *by ? 0 : -1;
 }
 
-/*
- * SORT_BY(name, type, lt): static void name(type *v, size_t n), sorting by
- * lt(a, b): a quicksort (median of three, recursing into the smaller part,
- * insertion sort below 17) with the comparison inlined, as qsort()'s
- * indirect calls were most of --by=callee's cost on a module tree
- * (bench/plt-by.sh).
- */
-#define SORT_BY(name, type, lt)                                                                    \
-	static void name(type *v, size_t n)                                                        \
-	{                                                                                          \
-		type t, p;                                                                         \
-		size_t i, j, mid;                                                                  \
-                                                                                                   \
-		while (n > 16) {                                                                   \
-			mid = n / 2;                                                               \
-			if (lt(&v[mid], &v[0]))                                                    \
-				t = v[mid], v[mid] = v[0], v[0] = t;                               \
-			if (lt(&v[n - 1], &v[0]))                                                  \
-				t = v[n - 1], v[n - 1] = v[0], v[0] = t;                           \
-			if (lt(&v[n - 1], &v[mid]))                                                \
-				t = v[n - 1], v[n - 1] = v[mid], v[mid] = t;                       \
-			p = v[mid];                                                                \
-			i = 0;                                                                     \
-			j = n - 1;                                                                 \
-			for (;;) {                                                                 \
-				while (lt(&v[i], &p))                                              \
-					i++;                                                       \
-				while (lt(&p, &v[j]))                                              \
-					j--;                                                       \
-				if (i >= j)                                                        \
-					break;                                                     \
-				t = v[i], v[i] = v[j], v[j] = t;                                   \
-				i++;                                                               \
-				j--;                                                               \
-			}                                                                          \
-			if (j + 1 < n - j - 1) {                                                   \
-				name(v, j + 1);                                                    \
-				v += j + 1;                                                        \
-				n -= j + 1;                                                        \
-			} else {                                                                   \
-				name(v + j + 1, n - j - 1);                                        \
-				n = j + 1;                                                         \
-			}                                                                          \
-		}                                                                                  \
-		for (i = 1; i < n; i++) {                                                          \
-			t = v[i];                                                                  \
-			for (j = i; j > 0 && lt(&t, &v[j - 1]); j--)                               \
-				v[j] = v[j - 1];                                                   \
-			v[j] = t;                                                                  \
-		}                                                                                  \
-	}
+/* SORT_BY: lib/sort.h's introsort, the comparison inlined. */
+#define SORT_BY EP_SORT_BY
 
 /* ---- symbols ------------------------------------------------------------------ */
 
