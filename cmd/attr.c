@@ -12,6 +12,7 @@
 
 #include "cmd/attr.h"
 #include "cmd/elfplt.h"
+#include "lib/error.h"
 #include "lib/report.h"
 
 int ep_attr_option(const char *cmd, int c, const char *arg, unsigned int allowed,
@@ -108,6 +109,27 @@ static const char *heading(unsigned int by)
 	return "?";
 }
 
+/*
+ * A row's name as a cell of text: a symbol, section or file name is bytes
+ * from the file, so a newline or an escape sequence in it must not reach
+ * the terminal; its control characters and bytes that are not UTF-8 become
+ * '?' (ep_text_clean(), as for a walked path).  JSON keeps the name exact.
+ */
+static void cell_name(struct ep_table *tab, const char *name)
+{
+	char *c;
+
+	if (ep_text_is_clean(name, strlen(name))) {
+		ep_table_cell_str(tab, name);
+		return;
+	}
+	c = strdup(name);
+	if (c)
+		ep_text_clean(c);
+	ep_table_cell_str(tab, c ? c : "?");
+	free(c);
+}
+
 static void print_table(FILE *out, const struct ep_attr_table *t, size_t top, bool plt)
 {
 	const char *hdr[4] = { heading(t->by), plt ? "sites" : "relocations", "reserved",
@@ -126,7 +148,7 @@ static void print_table(FILE *out, const struct ep_attr_table *t, size_t top, bo
 		n < t->nrows ? " (the first shown, --top)" : "");
 	for (i = 0; tab && i < n; i++) {
 		ep_table_row(tab);
-		ep_table_cell_str(tab, t->rows[i].name);
+		cell_name(tab, t->rows[i].name);
 		ep_table_cell_u64(tab, t->rows[i].sites);
 		if (plt) {
 			ep_table_cell_u64(tab, t->rows[i].reserved);
@@ -169,10 +191,16 @@ void ep_attr_print(FILE *out, const struct ep_attr *a, size_t top, bool plt)
 		fputs("  by callee, caller, cu, line: this model does not record its sites\n", out);
 	for (i = 0; i < a->ntables; i++)
 		print_table(out, &a->tables[i], top, plt);
-	if (a->dwarf_asked)
+	if (a->dwarf_asked) {
+		char *debug = a->debug_file ? strdup(a->debug_file) : NULL;
+
+		if (debug)
+			ep_text_clean(debug); /* a path found by .gnu_debuglink: bytes from the file */
 		fprintf(out, "  debug info: %s\n",
 			a->dwarf_missing ? "none (cu and line unknown)"
-					 : (a->debug_file ? a->debug_file : "the file's own"));
+					 : (a->debug_file ? (debug ? debug : "?") : "the file's own"));
+		free(debug);
+	}
 	if (a->cause)
 		print_causes(out, a);
 }
