@@ -489,6 +489,8 @@ static int compute_file(struct ep_image *img, const struct ep_blob *blob, void *
 	rc = ep_stats_file(img, &fs, err);
 	if (rc == 0 && run->attr.by)
 		rc = ep_attr_stats(img, run->attr.by, &run->attr.dwarf, &attr, err);
+	if (rc == 0 && attr.debug_warning[0])
+		ep_warn(&fs.warnings, "debug_file", "%s", attr.debug_warning);
 	if (rc == 0 && render_file(run, img, blob, &fs, &attr, &out, &out_len))
 		rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
 	if (rc)

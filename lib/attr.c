@@ -313,12 +313,21 @@ static char *source_name(struct ep_dwarf *dw, unsigned int bit, size_t shndx, ui
 static struct ep_dwarf *dwarf_for(const struct ep_image *img, unsigned int by,
 				  const struct ep_dwarf_options *dopt, struct ep_attr *a)
 {
+	struct ep_dwarf_options ignored;
 	struct ep_dwarf *dw;
 	bool has = false;
 
 	if (!(by & (EP_BY_CU | EP_BY_LINE)))
 		return NULL;
 	a->dwarf_asked = true;
+	if (dopt && dopt->debug_file &&
+	    !ep_dwarf_debug_file_usable(dopt->debug_file, &img->ehdr, a->debug_warning,
+					sizeof(a->debug_warning))) {
+		/* Not given to libdwfl, which would take another machine's DWARF. */
+		ignored = *dopt;
+		ignored.debug_file = NULL;
+		dopt = &ignored;
+	}
 	dw = ep_dwarf_open(img->path, dopt, &has);
 	a->dwarf_missing = !has;
 	if (dw && ep_dwarf_file(dw))

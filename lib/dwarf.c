@@ -294,6 +294,49 @@ const char *ep_dwarf_file(struct ep_dwarf *d)
 	return debug;
 }
 
+bool ep_dwarf_debug_file_usable(const char *path, const GElf_Ehdr *eh, char *why, size_t n)
+{
+	const char *problem = NULL;
+	bool debug_info = false;
+	struct stat st;
+	GElf_Ehdr dh;
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+	Elf *e = NULL;
+	int fd = ep_open_regular(path, &st);
+
+	if (fd == -2)
+		problem = "is not a regular file";
+	else if (fd < 0)
+		problem = "cannot be opened";
+	else if (!(e = elf_begin(fd, ELF_C_READ_MMAP, NULL)) || elf_kind(e) != ELF_K_ELF ||
+		 !gelf_getehdr(e, &dh))
+		problem = "is not ELF";
+	else if (dh.e_ident[EI_CLASS] != eh->e_ident[EI_CLASS] || dh.e_machine != eh->e_machine)
+		problem = "is for another machine or ELF class than the input";
+	else if (elf_getshdrstrndx(e, &shstrndx) != 0)
+		problem = "has no section names";
+	if (!problem) {
+		while (!debug_info && (scn = elf_nextscn(e, scn))) {
+			GElf_Shdr sh;
+			const char *name;
+
+			if (gelf_getshdr(scn, &sh) && sh.sh_type != SHT_NOBITS &&
+			    (name = elf_strptr(e, shstrndx, sh.sh_name)))
+				debug_info = strcmp(name, ".debug_info") == 0 ||
+					     strcmp(name, ".zdebug_info") == 0;
+		}
+		if (!debug_info)
+			problem = "has no .debug_info (no DWARF)";
+	}
+	elf_end(e);
+	if (fd >= 0)
+		close(fd);
+	if (problem)
+		snprintf(why, n, "--debug-file %s %s: not used", path, problem);
+	return !problem;
+}
+
 void ep_dwarf_close(struct ep_dwarf *d)
 {
 	if (!d)

@@ -48,6 +48,31 @@ objcopy --only-keep-debug "$T/full.o" "$T/good.debug"
 check ".gnu_debuglink to a regular file: found" "$T/good.debug" \
 	"$(jqr "$T/out.json" '.files[0].attribution.debug_info')"
 
+# An unusable --debug-file: one warning line naming it and why, not used.
+need YAML2OBJ
+mkdir "$T/adir"
+echo "not ELF" >"$T/text.debug"
+arm=$(fixture attr-ctrl) # an aarch64 object
+for c in "adir:is not a regular file" "text.debug:is not ELF" \
+	"stripped.o:has no .debug_info (no DWARF)"; do
+	f=$T/${c%%:*}
+	"$ELFPLT" stats --by=cu --debug-file="$f" "$T/stripped.o" >"$T/text" 2>"$T/err"
+	check "--debug-file ${c%%:*}: exit 0" 0 $?
+	check "--debug-file ${c%%:*}: one warning naming it" \
+		"elfplt: $T/stripped.o: warning: --debug-file $f ${c#*:}: not used" \
+		"$(grep warning: "$T/err")"
+	check "--debug-file ${c%%:*}: no debug info" 1 \
+		"$(grep -c '^  debug info: none' "$T/text")"
+done
+"$ELFPLT" plt --json --by=line --debug-file="$arm" "$T/stripped.o" >"$T/out.json" 2>"$T/err"
+check "--debug-file for aarch64, an x86-64 input: exit 0" 0 $?
+check "--debug-file for another machine: the warning's code" debug_file \
+	"$(jqr "$T/out.json" '.files[0].warnings[0].code')"
+check "--debug-file for another machine: not used" null \
+	"$(jqr "$T/out.json" '.files[0].attribution.debug_info')"
+check "--debug-file for another machine: one line on stderr" 1 \
+	"$(grep -c "warning: --debug-file $arm is for another machine" "$T/err")"
+
 # -o naming an input read as debug info: refused (exit 2), the file untouched.
 cp "$T/good.debug" "$T/keep.debug"
 "$ELFPLT" stats --by=cu --debug-file="$T/good.debug" -o "$T/good.debug" "$T/stripped.o" \
