@@ -21,6 +21,7 @@
 #include "lib/attr.h"
 #include "lib/reloc.h"
 #include "lib/sort.h"
+#include "lib/xref.h"
 
 static const char *const by_names[EP_BY_NBY] = { "callee", "caller", "cu",     "line",
 						 "cause",  "symbol", "section" };
@@ -657,6 +658,7 @@ static int stats_one(struct ep_image *img, unsigned int bit, struct ep_dwarf *dw
 		struct ep_rel batch[EP_REL_BATCH_MIN * 4];
 		struct ep_rel_cursor cur = { 0 };
 		struct ep_relsec rs;
+		bool unknown = false;
 		ssize_t got, k;
 
 		if (!ep_is_relsec(&img->sections[i].shdr))
@@ -664,10 +666,14 @@ static int stats_one(struct ep_image *img, unsigned int bit, struct ep_dwarf *dw
 		/* Linked files: the dynamic tables only, as the loader applies them. */
 		if (!rel && !(img->sections[i].shdr.sh_flags & SHF_ALLOC))
 			continue;
-		rc = ep_relsec_open(img, i, &rs, err);
+		/*
+		 * As plain stats reads it (its warnings already said what is
+		 * wrong): a bad sh_link or sh_info puts its rows under "unknown".
+		 */
+		rc = ep_xref_relsec_open(img, i, &rs, &unknown, NULL, err);
 		if (rc)
 			goto out;
-		if (bit == EP_BY_SYMBOL) {
+		if (bit == EP_BY_SYMBOL && !unknown) {
 			rc = syms_open(img, rs.symtab.index, &s, err);
 			if (rc)
 				goto out;
@@ -679,14 +685,17 @@ static int stats_one(struct ep_image *img, unsigned int bit, struct ep_dwarf *dw
 				char *name;
 				size_t sec;
 
-				if (bit == EP_BY_SYMBOL && r->r_sym) {
+				if (bit == EP_BY_SYMBOL && unknown) {
+					name = strdup("unknown");
+				} else if (bit == EP_BY_SYMBOL && r->r_sym) {
 					name = callee_name(img, &s, r->r_sym, r->r_addend, false);
 				} else if (bit == EP_BY_SYMBOL) {
 					name = object_name(img, &objs, r->r_offset);
 				} else if (bit == EP_BY_SECTION) {
 					sec = rel ? rs.target : section_at(img, r->r_offset);
 					name = strdup(sec ? ep_section_label(img, sec)
-							  : "(no section)");
+						      : rel ? "unknown"
+							    : "(no section)");
 				} else {
 					name = rel ? source_name(dw, EP_BY_CU, rs.target,
 								 r->r_offset)
