@@ -256,6 +256,22 @@ fail:
 	return NULL;
 }
 
+/*
+ * The compile unit whose DW_AT_low_pc/high_pc or DW_AT_ranges hold addr,
+ * with *bias its module bias; NULL when none.  For what
+ * dwfl_module_addrdie() misses: libdw 0.188 finds a CU by .debug_aranges
+ * only, which clang does not emit unless -gdwarf-aranges (gcc does).
+ */
+static Dwarf_Die *cu_holding(Dwfl_Module *mod, Dwarf_Addr addr, Dwarf_Addr *bias)
+{
+	Dwarf_Die *cu = NULL;
+
+	while ((cu = dwfl_module_nextcu(mod, cu, bias)))
+		if (dwarf_haspc(cu, addr - *bias) > 0)
+			return cu;
+	return NULL;
+}
+
 bool ep_dwarf_source(struct ep_dwarf *d, size_t shndx, uint64_t offset, const char **cu,
 		     const char **file, int *line)
 {
@@ -276,11 +292,19 @@ bool ep_dwarf_source(struct ep_dwarf *d, size_t shndx, uint64_t offset, const ch
 		addr = offset + d->bias;
 	}
 	die = dwfl_module_addrdie(d->mod, addr, &b);
+	if (!die)
+		die = cu_holding(d->mod, addr, &b);
 	if (die)
 		*cu = dwarf_diename(die);
 	l = dwfl_module_getsrc(d->mod, addr);
-	if (l)
+	if (l) {
 		*file = dwfl_lineinfo(l, NULL, line, NULL, NULL, NULL);
+	} else if (die) {
+		Dwarf_Line *dl = dwarf_getsrc_die(die, addr - b);
+
+		if (dl && (*file = dwarf_linesrc(dl, NULL, NULL)) && dwarf_lineno(dl, line) != 0)
+			*line = 0;
+	}
 	return *cu || *file;
 }
 
