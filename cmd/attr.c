@@ -55,11 +55,10 @@ static bool output_is_debug_input(const struct ep_attr_opts *o, const char *outp
 	struct stat ost, st;
 	bool clash = false;
 
-	if (!output || strcmp(output, "-") == 0 || stat(output, &ost) != 0 ||
-	    !S_ISREG(ost.st_mode))
+	if (!output || strcmp(output, "-") == 0 || stat(output, &ost) != 0 || !S_ISREG(ost.st_mode))
 		return false; /* standard output, nothing there yet, or a device */
-	if (o->dwarf.debug_file && stat(o->dwarf.debug_file, &st) == 0 &&
-	    st.st_dev == ost.st_dev && st.st_ino == ost.st_ino)
+	if (o->dwarf.debug_file && stat(o->dwarf.debug_file, &st) == 0 && st.st_dev == ost.st_dev &&
+	    st.st_ino == ost.st_ino)
 		return true;
 	if (o->dwarf.debug_dir) {
 		char *dir = realpath(o->dwarf.debug_dir, NULL);
@@ -195,10 +194,12 @@ void ep_attr_print(FILE *out, const struct ep_attr *a, size_t top, bool plt)
 		char *debug = a->debug_file ? strdup(a->debug_file) : NULL;
 
 		if (debug)
-			ep_text_clean(debug); /* a path found by .gnu_debuglink: bytes from the file */
+			ep_text_clean(
+				debug); /* a path found by .gnu_debuglink: bytes from the file */
 		fprintf(out, "  debug info: %s\n",
-			a->dwarf_missing ? "none (cu and line unknown)"
-					 : (a->debug_file ? (debug ? debug : "?") : "the file's own"));
+			a->dwarf_missing
+				? "none (cu and line unknown)"
+				: (a->debug_file ? (debug ? debug : "?") : "the file's own"));
 		free(debug);
 	}
 	if (a->cause)

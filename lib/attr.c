@@ -693,7 +693,7 @@ static int stats_one(struct ep_image *img, unsigned int bit, struct ep_dwarf *dw
 					name = object_name(img, &objs, r->r_offset);
 				} else if (bit == EP_BY_SECTION) {
 					sec = rel ? rs.target : section_at(img, r->r_offset);
-					name = strdup(sec ? ep_section_label(img, sec)
+					name = strdup(sec   ? ep_section_label(img, sec)
 						      : rel ? "unknown"
 							    : "(no section)");
 				} else {

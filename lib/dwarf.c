@@ -111,7 +111,8 @@ static int find_debuglink(Dwfl_Module *mod, const char *file_name, const char *d
 			  GElf_Word debuglink_crc, char **debuginfo_file_name)
 {
 	char *real = file_name ? realpath(file_name, NULL) : NULL;
-	char *dir_copy = NULL, *dir = NULL, *base_copy = NULL, *localname = NULL, *sub = NULL, *usr = NULL;
+	char *dir_copy = NULL, *dir = NULL, *base_copy = NULL, *localname = NULL, *sub = NULL,
+	     *usr = NULL;
 	const char *name = debuglink_file;
 	const char *dirs[3];
 	struct stat self;
