@@ -8,9 +8,11 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd/attr.h"
 #include "cmd/elfplt.h"
+#include "lib/error.h"
 #include "lib/report.h"
 
 int ep_attr_option(const char *cmd, int c, const char *arg, unsigned int allowed,
@@ -43,12 +45,47 @@ int ep_attr_option(const char *cmd, int c, const char *arg, unsigned int allowed
 	return 0;
 }
 
-int ep_attr_check_inputs(const char *cmd, const struct ep_attr_opts *o, size_t ninputs)
+/*
+ * Whether the existing regular file output is the --debug-file (by inode:
+ * any of its names) or lies under --debug-dir (resolved: through any
+ * symbolic link); both are read as debug info.
+ */
+static bool output_is_debug_input(const struct ep_attr_opts *o, const char *output)
+{
+	struct stat ost, st;
+	bool clash = false;
+
+	if (!output || strcmp(output, "-") == 0 || stat(output, &ost) != 0 || !S_ISREG(ost.st_mode))
+		return false; /* standard output, nothing there yet, or a device */
+	if (o->dwarf.debug_file && stat(o->dwarf.debug_file, &st) == 0 && st.st_dev == ost.st_dev &&
+	    st.st_ino == ost.st_ino)
+		return true;
+	if (o->dwarf.debug_dir) {
+		char *dir = realpath(o->dwarf.debug_dir, NULL);
+		char *out = realpath(output, NULL);
+		size_t n = dir ? strlen(dir) : 0;
+
+		/* Out of memory: refuse, better than destroy an input. */
+		clash = !dir || !out ||
+			(strncmp(out, dir, n) == 0 && (out[n] == '/' || (n == 1 && dir[0] == '/')));
+		free(dir);
+		free(out);
+	}
+	return clash;
+}
+
+int ep_attr_check_inputs(const char *cmd, const struct ep_attr_opts *o, size_t ninputs,
+			 const char *output)
 {
 	if (o->dwarf.debug_file && ninputs != 1)
 		return ep_usage_error(cmd,
 				      "--debug-file names the debug info of one input, not %zu",
 				      ninputs);
+	if (output_is_debug_input(o, output))
+		return ep_usage_error(cmd,
+				      "-o %s would overwrite an input (the --debug-file or a "
+				      "file under --debug-dir); elfplt never writes to its inputs",
+				      output);
 	return 0;
 }
 
@@ -71,6 +108,27 @@ static const char *heading(unsigned int by)
 	return "?";
 }
 
+/*
+ * A row's name as a cell of text: a symbol, section or file name is bytes
+ * from the file, so a newline or an escape sequence in it must not reach
+ * the terminal; its control characters and bytes that are not UTF-8 become
+ * '?' (ep_text_clean(), as for a walked path).  JSON keeps the name exact.
+ */
+static void cell_name(struct ep_table *tab, const char *name)
+{
+	char *c;
+
+	if (ep_text_is_clean(name, strlen(name))) {
+		ep_table_cell_str(tab, name);
+		return;
+	}
+	c = strdup(name);
+	if (c)
+		ep_text_clean(c);
+	ep_table_cell_str(tab, c ? c : "?");
+	free(c);
+}
+
 static void print_table(FILE *out, const struct ep_attr_table *t, size_t top, bool plt)
 {
 	const char *hdr[4] = { heading(t->by), plt ? "sites" : "relocations", "reserved",
@@ -89,7 +147,7 @@ static void print_table(FILE *out, const struct ep_attr_table *t, size_t top, bo
 		n < t->nrows ? " (the first shown, --top)" : "");
 	for (i = 0; tab && i < n; i++) {
 		ep_table_row(tab);
-		ep_table_cell_str(tab, t->rows[i].name);
+		cell_name(tab, t->rows[i].name);
 		ep_table_cell_u64(tab, t->rows[i].sites);
 		if (plt) {
 			ep_table_cell_u64(tab, t->rows[i].reserved);
@@ -132,10 +190,18 @@ void ep_attr_print(FILE *out, const struct ep_attr *a, size_t top, bool plt)
 		fputs("  by callee, caller, cu, line: this model does not record its sites\n", out);
 	for (i = 0; i < a->ntables; i++)
 		print_table(out, &a->tables[i], top, plt);
-	if (a->dwarf_asked)
+	if (a->dwarf_asked) {
+		char *debug = a->debug_file ? strdup(a->debug_file) : NULL;
+
+		if (debug)
+			ep_text_clean(
+				debug); /* a path found by .gnu_debuglink: bytes from the file */
 		fprintf(out, "  debug info: %s\n",
-			a->dwarf_missing ? "none (cu and line unknown)"
-					 : (a->debug_file ? a->debug_file : "the file's own"));
+			a->dwarf_missing
+				? "none (cu and line unknown)"
+				: (a->debug_file ? (debug ? debug : "?") : "the file's own"));
+		free(debug);
+	}
 	if (a->cause)
 		print_causes(out, a);
 }

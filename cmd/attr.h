@@ -42,10 +42,13 @@ int ep_attr_option(const char *cmd, int c, const char *arg, unsigned int allowed
 
 /*
  * After the options, ninputs the PATH operands: --debug-file takes one
- * (a file: a directory's modules would all get its DWARF).  0 or
+ * (a file: a directory's modules would all get its DWARF).  output (-o's
+ * FILE, or NULL) must not be the --debug-file nor an existing file under
+ * --debug-dir: those are inputs, and opening the output truncates it.  0 or
  * EP_EXIT_USAGE.
  */
-int ep_attr_check_inputs(const char *cmd, const struct ep_attr_opts *o, size_t ninputs);
+int ep_attr_check_inputs(const char *cmd, const struct ep_attr_opts *o, size_t ninputs,
+			 const char *output);
 
 /*
  * A file's attribution as text: a table per --by (all its rows, or the

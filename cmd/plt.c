@@ -718,6 +718,8 @@ static int compute_file(struct ep_image *img, const struct ep_blob *blob, void *
 	rc = ep_plt_analyse(img, run->forced, &run->opt, &res, err);
 	if (rc == 0 && run->attr.by && res.model)
 		rc = ep_attr_plt(img, &res, run->attr.by, &run->attr.dwarf, &attr, err);
+	if (rc == 0 && attr.debug_warning[0])
+		ep_warn(&res.warnings, "debug_file", "%s", attr.debug_warning);
 	if (rc == 0 && render_file(run, img, blob, &res, &attr, &out, &out_len))
 		rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
 	if (rc)
@@ -998,7 +1000,7 @@ static int cmd_plt(int argc, char **argv, struct ep_global *g)
 		return rc;
 	run.opt.sites = (run.attr.by & (EP_BY_CALLEE | EP_BY_CALLER | EP_BY_CU | EP_BY_LINE)) != 0;
 	/* Before -o creates its file: the PATH operands, not what they expand to. */
-	rc = ep_attr_check_inputs(g->cmd, &run.attr, (size_t)(argc - optind));
+	rc = ep_attr_check_inputs(g->cmd, &run.attr, (size_t)(argc - optind), g->output);
 	if (rc == 0)
 		rc = ep_inputs_and_output(g, &in, argc, argv);
 	if (rc)

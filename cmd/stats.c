@@ -489,6 +489,8 @@ static int compute_file(struct ep_image *img, const struct ep_blob *blob, void *
 	rc = ep_stats_file(img, &fs, err);
 	if (rc == 0 && run->attr.by)
 		rc = ep_attr_stats(img, run->attr.by, &run->attr.dwarf, &attr, err);
+	if (rc == 0 && attr.debug_warning[0])
+		ep_warn(&fs.warnings, "debug_file", "%s", attr.debug_warning);
 	if (rc == 0 && render_file(run, img, blob, &fs, &attr, &out, &out_len))
 		rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
 	if (rc)
@@ -752,7 +754,7 @@ static int cmd_stats(int argc, char **argv, struct ep_global *g)
 	if (rc)
 		return rc;
 	/* Before -o creates its file: the PATH operands, not what they expand to. */
-	rc = ep_attr_check_inputs(g->cmd, &run.attr, (size_t)(argc - optind));
+	rc = ep_attr_check_inputs(g->cmd, &run.attr, (size_t)(argc - optind), g->output);
 	if (rc == 0)
 		rc = ep_inputs_and_output(g, &in, argc, argv);
 	if (rc)

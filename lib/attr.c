@@ -20,6 +20,8 @@
 
 #include "lib/attr.h"
 #include "lib/reloc.h"
+#include "lib/sort.h"
+#include "lib/xref.h"
 
 static const char *const by_names[EP_BY_NBY] = { "callee", "caller", "cu",     "line",
 						 "cause",  "symbol", "section" };
@@ -56,57 +58,8 @@ int ep_attr_parse(const char *arg, unsigned int allowed, unsigned int *by)
 	return *by ? 0 : -1;
 }
 
-/*
- * SORT_BY(name, type, lt): static void name(type *v, size_t n), sorting by
- * lt(a, b): a quicksort (median of three, recursing into the smaller part,
- * insertion sort below 17) with the comparison inlined, as qsort()'s
- * indirect calls were most of --by=callee's cost on a module tree
- * (bench/plt-by.sh).
- */
-#define SORT_BY(name, type, lt)                                                                    \
-	static void name(type *v, size_t n)                                                        \
-	{                                                                                          \
-		type t, p;                                                                         \
-		size_t i, j, mid;                                                                  \
-                                                                                                   \
-		while (n > 16) {                                                                   \
-			mid = n / 2;                                                               \
-			if (lt(&v[mid], &v[0]))                                                    \
-				t = v[mid], v[mid] = v[0], v[0] = t;                               \
-			if (lt(&v[n - 1], &v[0]))                                                  \
-				t = v[n - 1], v[n - 1] = v[0], v[0] = t;                           \
-			if (lt(&v[n - 1], &v[mid]))                                                \
-				t = v[n - 1], v[n - 1] = v[mid], v[mid] = t;                       \
-			p = v[mid];                                                                \
-			i = 0;                                                                     \
-			j = n - 1;                                                                 \
-			for (;;) {                                                                 \
-				while (lt(&v[i], &p))                                              \
-					i++;                                                       \
-				while (lt(&p, &v[j]))                                              \
-					j--;                                                       \
-				if (i >= j)                                                        \
-					break;                                                     \
-				t = v[i], v[i] = v[j], v[j] = t;                                   \
-				i++;                                                               \
-				j--;                                                               \
-			}                                                                          \
-			if (j + 1 < n - j - 1) {                                                   \
-				name(v, j + 1);                                                    \
-				v += j + 1;                                                        \
-				n -= j + 1;                                                        \
-			} else {                                                                   \
-				name(v + j + 1, n - j - 1);                                        \
-				n = j + 1;                                                         \
-			}                                                                          \
-		}                                                                                  \
-		for (i = 1; i < n; i++) {                                                          \
-			t = v[i];                                                                  \
-			for (j = i; j > 0 && lt(&t, &v[j - 1]); j--)                               \
-				v[j] = v[j - 1];                                                   \
-			v[j] = t;                                                                  \
-		}                                                                                  \
-	}
+/* SORT_BY: lib/sort.h's introsort, the comparison inlined. */
+#define SORT_BY EP_SORT_BY
 
 /* ---- symbols ------------------------------------------------------------------ */
 
@@ -361,12 +314,21 @@ static char *source_name(struct ep_dwarf *dw, unsigned int bit, size_t shndx, ui
 static struct ep_dwarf *dwarf_for(const struct ep_image *img, unsigned int by,
 				  const struct ep_dwarf_options *dopt, struct ep_attr *a)
 {
+	struct ep_dwarf_options ignored;
 	struct ep_dwarf *dw;
 	bool has = false;
 
 	if (!(by & (EP_BY_CU | EP_BY_LINE)))
 		return NULL;
 	a->dwarf_asked = true;
+	if (dopt && dopt->debug_file &&
+	    !ep_dwarf_debug_file_usable(dopt->debug_file, &img->ehdr, a->debug_warning,
+					sizeof(a->debug_warning))) {
+		/* Not given to libdwfl, which would take another machine's DWARF. */
+		ignored = *dopt;
+		ignored.debug_file = NULL;
+		dopt = &ignored;
+	}
 	dw = ep_dwarf_open(img->path, dopt, &has);
 	a->dwarf_missing = !has;
 	if (dw && ep_dwarf_file(dw))
@@ -696,6 +658,7 @@ static int stats_one(struct ep_image *img, unsigned int bit, struct ep_dwarf *dw
 		struct ep_rel batch[EP_REL_BATCH_MIN * 4];
 		struct ep_rel_cursor cur = { 0 };
 		struct ep_relsec rs;
+		bool unknown = false;
 		ssize_t got, k;
 
 		if (!ep_is_relsec(&img->sections[i].shdr))
@@ -703,10 +666,14 @@ static int stats_one(struct ep_image *img, unsigned int bit, struct ep_dwarf *dw
 		/* Linked files: the dynamic tables only, as the loader applies them. */
 		if (!rel && !(img->sections[i].shdr.sh_flags & SHF_ALLOC))
 			continue;
-		rc = ep_relsec_open(img, i, &rs, err);
+		/*
+		 * As plain stats reads it (its warnings already said what is
+		 * wrong): a bad sh_link or sh_info puts its rows under "unknown".
+		 */
+		rc = ep_xref_relsec_open(img, i, &rs, &unknown, NULL, err);
 		if (rc)
 			goto out;
-		if (bit == EP_BY_SYMBOL) {
+		if (bit == EP_BY_SYMBOL && !unknown) {
 			rc = syms_open(img, rs.symtab.index, &s, err);
 			if (rc)
 				goto out;
@@ -718,14 +685,17 @@ static int stats_one(struct ep_image *img, unsigned int bit, struct ep_dwarf *dw
 				char *name;
 				size_t sec;
 
-				if (bit == EP_BY_SYMBOL && r->r_sym) {
+				if (bit == EP_BY_SYMBOL && unknown) {
+					name = strdup("unknown");
+				} else if (bit == EP_BY_SYMBOL && r->r_sym) {
 					name = callee_name(img, &s, r->r_sym, r->r_addend, false);
 				} else if (bit == EP_BY_SYMBOL) {
 					name = object_name(img, &objs, r->r_offset);
 				} else if (bit == EP_BY_SECTION) {
 					sec = rel ? rs.target : section_at(img, r->r_offset);
-					name = strdup(sec ? ep_section_label(img, sec)
-							  : "(no section)");
+					name = strdup(sec   ? ep_section_label(img, sec)
+						      : rel ? "unknown"
+							    : "(no section)");
 				} else {
 					name = rel ? source_name(dw, EP_BY_CU, rs.target,
 								 r->r_offset)

@@ -69,6 +69,7 @@ struct ep_attr {
 	bool dwarf_asked;	   /* cu or line asked */
 	bool dwarf_missing;	   /* ... and the file has no DWARF */
 	char *debug_file;	   /* the file the DWARF came from, malloc()ed, or NULL */
+	char debug_warning[512];   /* why --debug-file was not usable (one line), or "" */
 };
 
 /*

@@ -10,14 +10,19 @@
  */
 #include "config.h"
 
+#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
+#include "lib/blob.h"
 #include "lib/dwarf.h"
 
 struct ep_dwarf {
@@ -32,26 +37,143 @@ struct ep_dwarf {
 	bool rel;
 };
 
-/* Open the first of a/b[suffix] that exists; -1 when none. */
+/*
+ * Open dir/path[suffix] if it is a regular file (ep_open_regular(): a FIFO
+ * or a device is never opened, as open() would block on a FIFO with no
+ * writer); -1 when it is not there or not a regular file.
+ */
 static int open_candidate(const char *dir, const char *path, const char *suffix, char **name)
 {
 	char buf[4096];
+	struct stat st;
 	int fd;
 
 	while (*path == '/')
 		path++;
 	if (snprintf(buf, sizeof(buf), "%s/%s%s", dir, path, suffix) >= (int)sizeof(buf))
 		return -1;
-	fd = open(buf, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0)
-		*name = strdup(buf);
+	fd = ep_open_regular(buf, &st);
+	if (fd < 0)
+		return -1;
+	*name = strdup(buf);
+	return fd;
+}
+
+/* The CRC-32 of fd's bytes (zlib's crc32() is the .gnu_debuglink one); false on a read error. */
+static bool file_crc(int fd, GElf_Word *crc)
+{
+	unsigned char buf[1 << 16];
+	uLong c = crc32(0, Z_NULL, 0);
+	ssize_t n;
+
+	if (lseek(fd, 0, SEEK_SET) != 0)
+		return false;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		c = crc32(c, buf, (uInt)n);
+	*crc = (GElf_Word)c;
+	return n == 0;
+}
+
+/*
+ * Whether fd is mod's debug info: its build ID is the module's when the
+ * module has one, else its CRC-32 is debuglink_crc when the name came from a
+ * .gnu_debuglink, else it is taken (libdwfl's rules, elfutils
+ * libdwfl/find-debuginfo.c validate()).
+ */
+static bool debug_matches(Dwfl_Module *mod, int fd, bool check_crc, GElf_Word debuglink_crc)
+{
+	const unsigned char *want;
+	GElf_Addr vaddr;
+	int wlen = dwfl_module_build_id(mod, &want, &vaddr);
+	GElf_Word crc;
+
+	if (wlen > 0) {
+		Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+		const void *got;
+		ssize_t glen = e ? dwelf_elf_gnu_build_id(e, &got) : -1;
+		bool ok = glen == wlen && memcmp(got, want, (size_t)wlen) == 0;
+
+		elf_end(e);
+		return ok;
+	}
+	return !check_crc || (file_crc(fd, &crc) && crc == debuglink_crc);
+}
+
+/*
+ * The .gnu_debuglink search libdwfl's standard lookup makes (its default
+ * debuginfo_path ":.debug:/usr/lib/debug": the file's directory, its .debug
+ * subdirectory, /usr/lib/debug followed by the directory), for the name in
+ * .gnu_debuglink or, with none, the file's name plus ".debug" — done here so
+ * that a candidate that is not a regular file is never opened (libdwfl's
+ * open() blocks forever on a FIFO).  Returns a descriptor, or -1.
+ */
+static int find_debuglink(Dwfl_Module *mod, const char *file_name, const char *debuglink_file,
+			  GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	char *real = file_name ? realpath(file_name, NULL) : NULL;
+	char *dir_copy = NULL, *dir = NULL, *base_copy = NULL, *localname = NULL, *sub = NULL,
+	     *usr = NULL;
+	const char *name = debuglink_file;
+	const char *dirs[3];
+	struct stat self;
+	bool have_self;
+	size_t i;
+	int fd = -1;
+
+	if (!real)
+		return -1;
+	have_self = stat(real, &self) == 0;
+	dir_copy = strdup(real);
+	if (!dir_copy)
+		goto out;
+	dir = dirname(dir_copy); /* real is absolute: "/" at least */
+	if (!name) {
+		base_copy = strdup(real);
+		if (!base_copy || asprintf(&localname, "%s.debug", basename(base_copy)) < 0) {
+			localname = NULL;
+			goto out;
+		}
+		name = localname;
+	}
+	if (asprintf(&sub, "%s/.debug", dir) < 0)
+		sub = NULL;
+	if (asprintf(&usr, "/usr/lib/debug%s", dir) < 0)
+		usr = NULL;
+	dirs[0] = dir;
+	dirs[1] = sub;
+	dirs[2] = usr;
+	for (i = 0; fd < 0 && i < 3; i++) {
+		struct stat st;
+
+		if (!dirs[i])
+			continue;
+		fd = open_candidate(dirs[i], name, "", debuginfo_file_name);
+		if (fd < 0)
+			continue;
+		if ((have_self && fstat(fd, &st) == 0 && st.st_dev == self.st_dev &&
+		     st.st_ino == self.st_ino) ||
+		    !debug_matches(mod, fd, debuglink_file != NULL, debuglink_crc)) {
+			close(fd);
+			free(*debuginfo_file_name);
+			*debuginfo_file_name = NULL;
+			fd = -1;
+		}
+	}
+out:
+	free(dir_copy);
+	free(real);
+	free(base_copy);
+	free(localname);
+	free(sub);
+	free(usr);
 	return fd;
 }
 
 /*
  * find_debuginfo: --debug-file, then --debug-dir (the input's path as given,
- * then as resolved, each as is and with ".debug"), then libdwfl's standard
- * lookup.
+ * then as resolved, each as is and with ".debug"), then the build ID under
+ * /usr/lib/debug/.build-id (libdwfl), then .gnu_debuglink (find_debuglink()).
+ * Only regular files are opened.
  */
 static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
 			  const char *file_name, const char *debuglink_file,
@@ -61,7 +183,9 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 	int fd = -1;
 
 	if (d && d->o && d->o->debug_file) {
-		fd = open(d->o->debug_file, O_RDONLY | O_CLOEXEC);
+		struct stat st;
+
+		fd = ep_open_regular(d->o->debug_file, &st);
 		if (fd >= 0) {
 			*debuginfo_file_name = strdup(d->o->debug_file);
 			return fd;
@@ -84,8 +208,11 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 		if (fd >= 0)
 			return fd;
 	}
-	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
-					    debuglink_crc, debuginfo_file_name);
+	fd = dwfl_build_id_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+					  debuglink_crc, debuginfo_file_name);
+	if (fd >= 0)
+		return fd;
+	return find_debuglink(mod, file_name, debuglink_file, debuglink_crc, debuginfo_file_name);
 }
 
 struct ep_dwarf *ep_dwarf_open(const char *path, const struct ep_dwarf_options *o, bool *has_dwarf)
@@ -130,6 +257,22 @@ fail:
 	return NULL;
 }
 
+/*
+ * The compile unit whose DW_AT_low_pc/high_pc or DW_AT_ranges hold addr,
+ * with *bias its module bias; NULL when none.  For what
+ * dwfl_module_addrdie() misses: libdw 0.188 finds a CU by .debug_aranges
+ * only, which clang does not emit unless -gdwarf-aranges (gcc does).
+ */
+static Dwarf_Die *cu_holding(Dwfl_Module *mod, Dwarf_Addr addr, Dwarf_Addr *bias)
+{
+	Dwarf_Die *cu = NULL;
+
+	while ((cu = dwfl_module_nextcu(mod, cu, bias)))
+		if (dwarf_haspc(cu, addr - *bias) > 0)
+			return cu;
+	return NULL;
+}
+
 bool ep_dwarf_source(struct ep_dwarf *d, size_t shndx, uint64_t offset, const char **cu,
 		     const char **file, int *line)
 {
@@ -150,11 +293,19 @@ bool ep_dwarf_source(struct ep_dwarf *d, size_t shndx, uint64_t offset, const ch
 		addr = offset + d->bias;
 	}
 	die = dwfl_module_addrdie(d->mod, addr, &b);
+	if (!die)
+		die = cu_holding(d->mod, addr, &b);
 	if (die)
 		*cu = dwarf_diename(die);
 	l = dwfl_module_getsrc(d->mod, addr);
-	if (l)
+	if (l) {
 		*file = dwfl_lineinfo(l, NULL, line, NULL, NULL, NULL);
+	} else if (die) {
+		Dwarf_Line *dl = dwarf_getsrc_die(die, addr - b);
+
+		if (dl && (*file = dwarf_linesrc(dl, NULL, NULL)) && dwarf_lineno(dl, line) != 0)
+			*line = 0;
+	}
 	return *cu || *file;
 }
 
@@ -166,6 +317,49 @@ const char *ep_dwarf_file(struct ep_dwarf *d)
 		return NULL;
 	dwfl_module_info(d->mod, NULL, NULL, NULL, NULL, NULL, NULL, &debug);
 	return debug;
+}
+
+bool ep_dwarf_debug_file_usable(const char *path, const GElf_Ehdr *eh, char *why, size_t n)
+{
+	const char *problem = NULL;
+	bool debug_info = false;
+	struct stat st;
+	GElf_Ehdr dh;
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+	Elf *e = NULL;
+	int fd = ep_open_regular(path, &st);
+
+	if (fd == -2)
+		problem = "is not a regular file";
+	else if (fd < 0)
+		problem = "cannot be opened";
+	else if (!(e = elf_begin(fd, ELF_C_READ_MMAP, NULL)) || elf_kind(e) != ELF_K_ELF ||
+		 !gelf_getehdr(e, &dh))
+		problem = "is not ELF";
+	else if (dh.e_ident[EI_CLASS] != eh->e_ident[EI_CLASS] || dh.e_machine != eh->e_machine)
+		problem = "is for another machine or ELF class than the input";
+	else if (elf_getshdrstrndx(e, &shstrndx) != 0)
+		problem = "has no section names";
+	if (!problem) {
+		while (!debug_info && (scn = elf_nextscn(e, scn))) {
+			GElf_Shdr sh;
+			const char *name;
+
+			if (gelf_getshdr(scn, &sh) && sh.sh_type != SHT_NOBITS &&
+			    (name = elf_strptr(e, shstrndx, sh.sh_name)))
+				debug_info = strcmp(name, ".debug_info") == 0 ||
+					     strcmp(name, ".zdebug_info") == 0;
+		}
+		if (!debug_info)
+			problem = "has no .debug_info (no DWARF)";
+	}
+	elf_end(e);
+	if (fd >= 0)
+		close(fd);
+	if (problem)
+		snprintf(why, n, "--debug-file %s %s: not used", path, problem);
+	return !problem;
 }
 
 void ep_dwarf_close(struct ep_dwarf *d)

@@ -8,10 +8,12 @@
  * ET_REL file's sections out and applies its relocations to its DWARF, as
  * eu-addr2line does for a .ko; the debug info is the file's own, or a
  * separate file: --debug-file, --debug-dir (a tree mirroring the inputs'),
- * else libdwfl's standard lookup (dwfl_standard_find_debuginfo(): build-id
- * under /usr/lib/debug/.build-id, .gnu_debuglink).
+ * else the build ID under /usr/lib/debug/.build-id (libdwfl), else
+ * .gnu_debuglink as libdwfl's standard lookup searches; only regular files
+ * are opened.
  */
 
+#include <gelf.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -44,6 +46,14 @@ bool ep_dwarf_source(struct ep_dwarf *d, size_t shndx, uint64_t offset, const ch
 
 /* The debug file libdwfl used (the input itself or a separate one), or NULL. */
 const char *ep_dwarf_file(struct ep_dwarf *d);
+
+/*
+ * Whether --debug-file path can be the debug info of a file whose ELF
+ * header is eh: a regular file, ELF, the same class and e_machine, with a
+ * .debug_info section.  When it cannot, why[0..n) says why in one line that
+ * names path ("--debug-file PATH is not ELF") and false is returned.
+ */
+bool ep_dwarf_debug_file_usable(const char *path, const GElf_Ehdr *eh, char *why, size_t n);
 
 /* Close d; NULL is allowed. */
 void ep_dwarf_close(struct ep_dwarf *d);

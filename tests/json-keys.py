@@ -26,7 +26,7 @@ NOT_KEYS = {
     # enum of that key)
     "section0_nonzero", "symtab_info", "symtab_local_order", "symtab_unreadable",
     "strtab_unterminated", "symbol_name", "symbol_shndx", "reloc_info", "reloc_link",
-    "dynamic_mismatch", "dynamic_unreadable", "warnings_dropped",
+    "dynamic_mismatch", "dynamic_unreadable", "debug_file", "warnings_dropped",
     # ELF fields the pages refer to (gABI names), not keys of the JSON
     "e_shnum", "e_shstrndx", "e_phnum", "st_shndx",
     "sh_size", "ch_size", "ch_type", "sh_info", "sh_link", "sh_entsize", "e_machine",
