@@ -96,6 +96,7 @@
 
 #include "lib/plt-arm64-module.h"
 #include "lib/plt-kernel.h"
+#include "lib/sort.h"
 #include "lib/plt.h"
 #include "lib/report.h"
 
@@ -217,56 +218,12 @@ static struct rela_key key_of(const struct ep_rel *r)
 	return (struct rela_key){ (uint64_t)r->r_type << 32 | r->r_sym, r->r_addend };
 }
 
-static void insertion_sort(struct rela_key *a, size_t n)
-{
-	size_t i, j;
-
-	for (i = 1; i < n; i++) {
-		struct rela_key t = a[i];
-
-		for (j = i; j > 0 && key_lt(&t, &a[j - 1]); j--)
-			a[j] = a[j - 1];
-		a[j] = t;
-	}
-}
-
-/* Quicksort, median of three, recursing into the smaller part only. */
-static void sort_keys(struct rela_key *a, size_t n)
-{
-	while (n > 16) {
-		size_t mid = n / 2, i = 0, j = n - 1;
-		struct rela_key p, t;
-
-		if (key_lt(&a[mid], &a[0]))
-			t = a[mid], a[mid] = a[0], a[0] = t;
-		if (key_lt(&a[n - 1], &a[0]))
-			t = a[n - 1], a[n - 1] = a[0], a[0] = t;
-		if (key_lt(&a[n - 1], &a[mid]))
-			t = a[n - 1], a[n - 1] = a[mid], a[mid] = t;
-		p = a[mid];
-		for (;;) {
-			while (key_lt(&a[i], &p))
-				i++;
-			while (key_lt(&p, &a[j]))
-				j--;
-			if (i >= j)
-				break;
-			t = a[i], a[i] = a[j], a[j] = t;
-			i++;
-			j--;
-		}
-		/* a[0..j] <= p <= a[j+1..n) */
-		if (j + 1 < n - j - 1) {
-			sort_keys(a, j + 1);
-			a += j + 1;
-			n -= j + 1;
-		} else {
-			sort_keys(a + j + 1, n - j - 1);
-			n = j + 1;
-		}
-	}
-	insertion_sort(a, n);
-}
+/*
+ * The keys in order: an introsort (lib/sort.h), O(n log n) however a
+ * module's relocations are ordered (a quicksort alone goes quadratic on
+ * input built against it).
+ */
+EP_SORT_BY(sort_keys, struct rela_key, key_lt)
 
 static bool in_sorted(const struct rela_key *a, size_t n, const struct rela_key *k)
 {
