@@ -137,6 +137,7 @@ struct run {
 	FILE *out;		      /* the report */
 	struct ep_progress *progress; /* the calling process's; workers never draw */
 	struct ep_inode_set **seen;   /* the files taken so far; NULL in a worker */
+	struct ep_inode_set **elf;    /* of those, the ones that were ELF; NULL in a worker */
 };
 
 /*
@@ -199,6 +200,26 @@ static bool taken_before(const struct run *r, size_t i, const struct outcome *o)
 	return o->has_id &&
 	       ep_inode_set_add_at(seen_set(r), o->dev, o->ino, id_offset(r, i)) == 1 &&
 	       r->pl->walked[i];
+}
+
+/*
+ * Input i, which opened as o says, held ELF (an ELF file, or an archive with
+ * an ELF member): reached again, under another PATH or by a hard link, it is
+ * a file already read, not a missing one (operands_report_empty()).
+ */
+static void note_elf(const struct run *r, size_t i, const struct outcome *o)
+{
+	if (o->has_id && r->elf)
+		ep_inode_set_add_at(r->elf, o->dev, o->ino, id_offset(r, i));
+}
+
+/*
+ * Whether input i, a file taken before (o->dup), was ELF when it was taken:
+ * two hard links to one text file are no ELF file read already.
+ */
+static bool read_as_elf(const struct run *r, size_t i, const struct outcome *o)
+{
+	return o->has_id && r->elf && ep_inode_set_has(*r->elf, o->dev, o->ino, id_offset(r, i));
 }
 
 /*
@@ -492,6 +513,7 @@ static void worker(const struct run *main_run, struct pool *pool, int sock, int 
 	uint64_t i;
 
 	local.seen = NULL; /* which link is taken is for the main process to say */
+	local.elf = NULL;
 	if (send(sock, "?", 1, MSG_NOSIGNAL) != 1)
 		_exit(1);
 	while (read_all(sock, &q, sizeof(q))) {
@@ -712,8 +734,11 @@ static unsigned int start_workers(const struct run *r, struct pool *p, unsigned 
  */
 static bool finish_counted(const struct run *r, size_t i, struct outcome *o, bool *found)
 {
-	if (!o->quiet && found)
-		*found = true;
+	if (!o->quiet) {
+		note_elf(r, i, o);
+		if (found)
+			*found = true;
+	}
 	if (o->quiet && !o->gone) {
 		char *clean;
 		const char *shown = shown_name(r->pl->paths[i], &clean);
@@ -751,9 +776,10 @@ static bool expand_here(const struct run *r, size_t i, bool *found)
 		/*
 		 * A member read before (its archive was also named, or a thin
 		 * archive names one file twice) is an ELF file all the same: no
-		 * "no ELF files found" for the PATH holding the archive.
+		 * "no ELF files found" for the PATH holding the archive, if it
+		 * was ELF then.
 		 */
-		if (o.dup && found)
+		if (o.dup && found && read_as_elf(&members, j, &o))
 			*found = true;
 		if (o.dup || o.archive) /* it changed since: it was no archive after all */
 			continue;
@@ -893,6 +919,7 @@ static bool run_one(const struct run *r, struct pool *pool, size_t i, struct ope
 		    size_t a)
 {
 	struct outcome o;
+	bool held = false, ok;
 
 	if (pool && take(pool, r, i, &o)) {
 		/* A worker's: the main process knows which link was taken. */
@@ -903,14 +930,21 @@ static bool run_one(const struct run *r, struct pool *pool, size_t i, struct ope
 		process(r, i, &o);
 	}
 	if (o.dup) {
-		if (a < ops->n && !is_report_file(&o))
+		/* Read before, and ELF then: not missing (a non-ELF file is no ELF file twice). */
+		if (a < ops->n && !is_report_file(&o) && read_as_elf(r, i, &o))
 			ops->read_before[a] = true;
 		free(o.result);
 		return true;
 	}
-	if (o.archive)
-		return expand_here(r, i, a < ops->n ? &ops->found[a] : NULL);
-	return finish_counted(r, i, &o, a < ops->n ? &ops->found[a] : NULL);
+	if (!o.archive)
+		return finish_counted(r, i, &o, a < ops->n ? &ops->found[a] : NULL);
+	ok = expand_here(r, i, &held);
+	if (held) {
+		note_elf(r, i, &o); /* the archive, for a hard link to it */
+		if (a < ops->n)
+			ops->found[a] = true;
+	}
+	return ok;
 }
 
 /*
@@ -959,8 +993,10 @@ int ep_for_each_image_jobs(const struct ep_global *g, const char *const *paths, 
 	struct ep_pathlist pl = { 0 };
 	struct operands ops = { 0 };
 	struct ep_progress progress = { 0 };
-	struct ep_inode_set *seen = NULL;
-	struct run r = { &pl, populate, compute, emit, on_error, ctx, g->out, &progress, &seen };
+	struct ep_inode_set *seen = NULL, *elf = NULL;
+	struct run r = {
+		&pl, populate, compute, emit, on_error, ctx, g->out, &progress, &seen, &elf
+	};
 	struct pool *pool = NULL;
 	bool probe;
 	uint64_t t0 = 0;
@@ -1003,5 +1039,6 @@ out:
 	operands_free(&ops);
 	ep_pathlist_free(&pl);
 	ep_inode_set_free(seen);
+	ep_inode_set_free(elf);
 	return status;
 }

@@ -55,14 +55,49 @@ static void option_suggestions(const char *typed, char *buf, size_t size)
 	ep_suggestion_text(buf, size, "--", best, k);
 }
 
+/*
+ * The option of the current table that typed ("--name=value", the name
+ * perhaps abbreviated) names when it takes no value, or NULL: none, one that
+ * takes a value, or a prefix of several.
+ */
+static const struct option *valueless_option(const char *typed)
+{
+	const struct option *o = ep_getopt_longopts(), *hit = NULL;
+	size_t len;
+
+	if (!o || strncmp(typed, "--", 2) != 0 || !strchr(typed, '='))
+		return NULL;
+	typed += 2;
+	len = strcspn(typed, "=");
+	for (; o->name; o++) {
+		if (strncmp(o->name, typed, len) != 0)
+			continue;
+		if (strlen(o->name) == len) {
+			hit = o;
+			break;
+		}
+		/* getopt_long()'s ambiguity: prefixes of different options. */
+		if (hit && (hit->has_arg != o->has_arg || hit->flag != o->flag ||
+			    hit->val != o->val))
+			return NULL;
+		hit = hit ? hit : o;
+	}
+	return hit && hit->has_arg == no_argument ? hit : NULL;
+}
+
 int ep_bad_option(const char *cmd, int c, char **argv)
 {
+	const struct option *valueless;
 	char hint[512];
 
 	if (ep_getopt_detached())
 		return ep_usage_error(cmd, "%s", ep_getopt_detached());
 	if (c == ':')
 		return ep_usage_error(cmd, "option '%s' needs an argument", argv[optind - 1]);
+	/* getopt's optopt is then the option's val, printed as a stray "'-'" or "'-q'". */
+	valueless = valueless_option(argv[optind - 1]);
+	if (valueless)
+		return ep_usage_error(cmd, "option '--%s' takes no value", valueless->name);
 	if (optopt)
 		return ep_usage_error(cmd, "unknown option '-%c'", optopt);
 	option_suggestions(argv[optind - 1], hint, sizeof(hint));

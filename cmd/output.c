@@ -226,7 +226,9 @@ int ep_output_open(struct ep_global *g, const struct ep_paths *in)
 
 int ep_output_close(struct ep_global *g)
 {
-	const char *name = g->out == stdout ? "standard output" : g->output;
+	/* Named by the real stream: g->out may still be the folding one (fit_text()). */
+	FILE *real = out_real ? out_real : g->out;
+	const char *name = real == stdout ? "standard output" : g->output;
 	int bad;
 
 	if (!g->out)

@@ -43,11 +43,15 @@ static struct ep_access_counts counts;
  * new end, which killed the process.  The blobs' live mappings are listed
  * here; for a fault in one, the handler maps a page of zeros over the
  * faulting page, so the read goes on, and marks the mapping shrunk for
- * ep_blob_check() to report.  A SIGBUS anywhere else gets the action there
- * was before.  (One thread per process: elfplt's jobs are processes.)
+ * ep_blob_check() to report.  The page of zeros has the mapping's
+ * protection: the sparse window's are written to (ep_blob_need() reads into
+ * them, window_release() zeroes them), a read-only one there died of SIGSEGV.
+ * A SIGBUS anywhere else gets the action there was before.  (One thread per
+ * process: elfplt's jobs are processes.)
  */
 struct live_map {
 	uintptr_t start, end;
+	int prot; /* PROT_READ, or PROT_READ | PROT_WRITE in the window */
 	volatile sig_atomic_t shrank;
 };
 
@@ -66,7 +70,7 @@ static void on_sigbus(int sig, siginfo_t *si, void *uc)
 	for (i = 0; i < nlive; i++) {
 		if (a < live[i].start || a >= live[i].end)
 			continue;
-		if (mmap((void *)(a & page_mask), ~page_mask + 1, PROT_READ,
+		if (mmap((void *)(a & page_mask), ~page_mask + 1, live[i].prot,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
 			break;
 		live[i].shrank = 1;
@@ -76,8 +80,8 @@ static void on_sigbus(int sig, siginfo_t *si, void *uc)
 	sigaction(SIGBUS, &bus_before, NULL);
 }
 
-/* List the mapping [map, map + len); the handler is installed on first use. */
-int ep_blob_guard(const void *map, size_t len)
+/* List the mapping [map, map + len) of protection prot; the handler is installed on first use. */
+static int guard(const void *map, size_t len, int prot)
 {
 	struct sigaction sa = { 0 };
 	struct live_map *nl;
@@ -97,8 +101,13 @@ int ep_blob_guard(const void *map, size_t len)
 		live = nl;
 		live_cap = live_cap ? live_cap * 2 : 8;
 	}
-	live[nlive++] = (struct live_map){ (uintptr_t)map, (uintptr_t)map + len, 0 };
+	live[nlive++] = (struct live_map){ (uintptr_t)map, (uintptr_t)map + len, prot, 0 };
 	return 0;
+}
+
+int ep_blob_guard(const void *map, size_t len)
+{
+	return guard(map, len, PROT_READ);
 }
 
 static struct live_map *live_find(const void *map)
@@ -289,7 +298,7 @@ static int map_range(const struct ep_blob *b, uint64_t off, uint64_t len, struct
 	if (m == MAP_FAILED)
 		return ep_error_set(err, EP_EIO, "%s: mmap: %s", b->path, strerror(errno));
 	if (range_add(&ranges_mapped, &nmapped, &mapped_cap, first, end - first) ||
-	    ep_blob_guard(at, (size_t)(end - first)))
+	    guard(at, (size_t)(end - first), PROT_READ | PROT_WRITE))
 		return ep_error_set(err, EP_ENOMEM, "%s: out of memory", b->path);
 	counts.maps++;
 	counts.bytes_mapped += end - first;
@@ -331,19 +340,22 @@ int ep_blob_need(const struct ep_blob *b, uint64_t off, uint64_t len, struct ep_
 	return 0;
 }
 
-/* Give the window back zeroed, for the next sparse blob. */
+/*
+ * Give the window back zeroed, for the next sparse blob: the mapped ranges
+ * first, replaced by anonymous zeros, then the ranges read.  A range read
+ * may share a page with a mapped range (ep_blob_need() maps over it, or
+ * reads into it); zeroed the other way round, memset() would write to the
+ * file's page, which past the end of a file that shrank is a SIGBUS.
+ */
 static void window_release(const struct ep_blob *b)
 {
-	unsigned char *img = window_image(b);
 	size_t i;
 
-	for (i = 0; i < nread; i++)
-		memset(img + ranges_read[i].off, 0, (size_t)ranges_read[i].len);
+	for (i = 0; i < nmapped; i++)
+		ep_blob_unguard(window + ranges_mapped[i].off);
 	for (i = 0; i < nmapped; i++) {
-		void *at = window + ranges_mapped[i].off;
-
-		ep_blob_unguard(at);
-		if (mmap(at, (size_t)ranges_mapped[i].len, PROT_READ | PROT_WRITE,
+		if (mmap(window + ranges_mapped[i].off, (size_t)ranges_mapped[i].len,
+			 PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1,
 			 0) == MAP_FAILED) {
 			/* Cannot zero it: let the next file get a new window. */
@@ -353,6 +365,8 @@ static void window_release(const struct ep_blob *b)
 			break;
 		}
 	}
+	for (i = 0; window && i < nread; i++)
+		memset(window_image(b) + ranges_read[i].off, 0, (size_t)ranges_read[i].len);
 	nread = nmapped = 0;
 	read_short = false;
 	window_busy = false;
