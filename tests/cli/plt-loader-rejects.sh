@@ -8,7 +8,8 @@
 # symbol named __gnu_lto*, a relocation of a section that is not
 # SHF_ALLOC).  Each expected text is derived in
 # tests/fixtures/plt-arm64-loader-rejects.yaml's header from the kernel
-# sources; readelf -rsW confirms the fixtures hold what it says.
+# sources; readelf -rsW confirms the fixtures hold what it says.  The same
+# for arm (apply_relocate(), tests/fixtures/plt-arm-loader-rejects.yaml).
 . "$top_srcdir/tests/lib.sh"
 need YAML2OBJ JQ READELF
 Y=$FIXTURES/plt-arm64-loader-rejects.yaml
@@ -48,6 +49,37 @@ for d in 1 2 3 4 5 6; do
 		check "doc $d: text" "  the kernel rejects this module: $want" \
 			"$(grep 'rejects this' "$T/out")"
 	fi
+done
+
+
+# arm (tests/fixtures/plt-arm-loader-rejects.yaml): apply_relocate()'s
+# default case, and the RELA stub of include/linux/moduleloader.h.
+A=$FIXTURES/plt-arm-loader-rejects.yaml
+for d in 1 2 3 4; do
+	"$YAML2OBJ" --docnum=$d "$A" -o "$T/a$d.ko" || exit 1
+done
+check "arm doc 1: types per readelf" "R_ARM_CALL R_ARM_GOT_BREL R_ARM_THM_MOVW_ABS_NC" \
+	"$("$READELF" -rW "$T/a1.ko" | sed -n '/.rel.text/,/^$/p' | awk '/R_ARM/ { print $3 }' |
+		tr '\n' ' ' | sed 's/ $//')"
+check "arm doc 4: a RELA section per readelf" 1 \
+	"$("$READELF" -SW "$T/a4.ko" | grep -c ' RELA ')"
+for d in 1 2 3 4; do
+	case $d in
+	1 | 2) want="unknown relocation: 26" ;;
+	3) want=null ;;
+	4) want="REL relocation unsupported (apply_relocate_add() for an SHT_RELA section)" ;;
+	esac
+	rc=0
+	"$ELFPLT" plt --json "$T/a$d.ko" >"$T/out.json" 2>"$T/err" || rc=$?
+	check "arm doc $d: exit" 0 "$rc"
+	check "arm doc $d: stderr" "" "$(cat "$T/err")"
+	check "arm doc $d: model" arm-module "$(jqr "$T/out.json" '.files[0].model')"
+	check "arm doc $d: rejects" "$want" "$(jqr "$T/out.json" '.files[0].rejects')"
+	check "arm doc $d: totals.rejects" "$([ "$want" = null ] && echo 0 || echo 1)" \
+		"$(jqr "$T/out.json" '.totals.rejects')"
+	# CALL printk with the zero addend: 2 fixed slots + 1.
+	check "arm doc $d: core PLT slots still counted" 3 \
+		"$(jqp "$T/out.json" '.files[0] | plt("core").reserved')"
 done
 
 done_testing
