@@ -852,6 +852,88 @@ static void free_scratch(struct arm_detail *d, struct arm_syms *syms, struct tar
 	free(sec->v);
 }
 
+/*
+ * The types apply_relocate()'s switch handles (arch/arm/kernel/module.c,
+ * the same cases in Linux 6.1, 6.12 and 7.2) with Debian's armmp
+ * configuration: CONFIG_ARM_HAS_GROUP_RELOCS=y brings R_ARM_ALU_PC_G0_NC,
+ * R_ARM_ALU_PC_G1_NC and R_ARM_LDR_PC_G2; CONFIG_THUMB2_KERNEL is not set,
+ * so the R_ARM_THM_* cases are compiled out.  Any other type takes the
+ * default: "%s: unknown relocation: %u" and -ENOEXEC.
+ */
+static bool relocation_supported(uint32_t r_type)
+{
+	switch (r_type) {
+	case R_ARM_NONE:
+	case R_ARM_ABS32:
+	case R_ARM_TARGET1:
+	case R_ARM_PC24:
+	case R_ARM_CALL:
+	case R_ARM_JUMP24:
+	case R_ARM_V4BX:
+	case R_ARM_PREL31:
+	case R_ARM_REL32:
+	case R_ARM_MOVW_ABS_NC:
+	case R_ARM_MOVT_ABS:
+	case R_ARM_MOVW_PREL_NC:
+	case R_ARM_MOVT_PREL:
+	case R_ARM_ALU_PC_G0_NC:
+	case R_ARM_ALU_PC_G1_NC:
+	case R_ARM_LDR_PC_G2:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * The first refusal of apply_relocations() (kernel/module/main.c), which
+ * visits the relocation sections whose target (sh_info) is SHF_ALLOC in
+ * section order, the per-CPU section excepted (layout_and_allocate() clears
+ * its SHF_ALLOC first): an SHT_REL entry of a type apply_relocate() does not
+ * handle ("unknown relocation: N", the module's name left out), or an
+ * SHT_RELA section at all: arm selects MODULES_USE_ELF_REL only, so
+ * apply_relocate_add() is include/linux/moduleloader.h's stub, whose
+ * message says "REL" for RELA too.  Its words in res->rejects_text; NULL
+ * when there is none or a table cannot be read (counting reports that).
+ * apply_relocate()'s checks of r_sym and r_offset and its range errors are
+ * not modelled here.
+ */
+static const char *relocation_rejects(struct ep_image *img, struct ep_plt_result *res)
+{
+	struct ep_rel buf[256];
+	size_t i, pcpu = 0;
+
+	/* find_pcpusec(): the first SHF_ALLOC ".data..percpu". */
+	for (i = 1; i < img->shnum && !pcpu; i++)
+		if ((img->sections[i].shdr.sh_flags & SHF_ALLOC) &&
+		    strcmp(img->sections[i].name, ".data..percpu") == 0)
+			pcpu = i;
+	for (i = 1; i < img->shnum; i++) {
+		const GElf_Shdr *sh = &img->sections[i].shdr;
+		struct ep_rel_cursor cur = { 0 };
+		struct ep_relsec rs;
+		ssize_t got, k;
+
+		if ((sh->sh_type != SHT_REL && sh->sh_type != SHT_RELA) ||
+		    sh->sh_info >= img->shnum ||
+		    !(img->sections[sh->sh_info].shdr.sh_flags & SHF_ALLOC) || sh->sh_info == pcpu)
+			continue;
+		if (sh->sh_type == SHT_RELA)
+			return "REL relocation unsupported (apply_relocate_add() for an SHT_RELA "
+			       "section)";
+		if (ep_relsec_open(img, i, &rs, NULL))
+			continue;
+		while ((got = ep_relsec_next(&rs, &cur, buf, 256, NULL)) > 0)
+			for (k = 0; k < got; k++)
+				if (!relocation_supported(buf[k].r_type)) {
+					snprintf(res->rejects_text, sizeof(res->rejects_text),
+						 "unknown relocation: %" PRIu32, buf[k].r_type);
+					return res->rejects_text;
+				}
+	}
+	return NULL;
+}
+
 static int arm_analyse(struct ep_image *img, struct ep_plt_result *res, struct ep_error *err)
 {
 	struct arm_syms syms = { NULL, NULL, 0 };
@@ -878,6 +960,11 @@ static int arm_analyse(struct ep_image *img, struct ep_plt_result *res, struct e
 
 	find_sections(img, &f);
 	res->rejects = ep_plt_core_init_rejects(f.plt, f.init_plt, f.symidx);
+	/* load_module()'s order: simplify_symbols(), then apply_relocations(). */
+	if (!res->rejects)
+		res->rejects = ep_plt_loader_rejects_common(img, f.symidx);
+	if (!res->rejects)
+		res->rejects = relocation_rejects(img, res);
 	/* Without a symbol table there is nothing the loader could count. */
 	if (f.symidx) {
 		rc = read_syms(img, f.symidx, &syms, err);

@@ -85,7 +85,12 @@
  *   JAL, BRANCH, RVC_BRANCH and RVC_JUMP are written with no range check
  *   at all.
  * - Before v6.7 (8fd6c5142395 "riscv: Add remaining module relocations")
- *   there is no R_RISCV_PLT32 handler: "Unknown relocation type 59".
+ *   there is no R_RISCV_PLT32 handler: "Unknown relocation type 59";
+ *   the same for every type the 6.1 handler table lacks (SET*, ADD8/16,
+ *   SUB6/8/16, 32_PCREL, the ULEB128 pair, the dynamic and TLS types), and
+ *   from v6.7 the dynamic and TLS types get their own -EINVAL messages
+ *   (rv_handler_of()).  The first refusal of an applied section, in section
+ *   order, is res->rejects.
  *
  * --timing runs both counts on the module's relocations, on scratch copies
  * in the kernel's Elf_Rela layout, whether or not the modelled kernel runs
@@ -500,32 +505,102 @@ static const char *sym_name(struct ep_image *img, const struct rv_scan *sc, uint
 	return name && *name ? name : "?";
 }
 
-/* What apply_relocate_add() does with r, a relocation of an applied section. */
+/* What apply_relocate_add()'s handler table holds for a type. */
+enum rv_handler { RV_H_UNKNOWN, RV_H_APPLY, RV_H_DYNAMIC, RV_H_TLS };
+
+/*
+ * The handler arch/riscv/kernel/module.c apply_relocate_add() finds for
+ * type t.  Before v6.7, reloc_handlers_rela[] (6.1.176) has 21 entries:
+ * 32, 64, BRANCH, JAL, CALL, CALL_PLT, GOT_HI20, PCREL_HI20,
+ * PCREL_LO12_I/S, HI20, LO12_I/S, ADD32, ADD64, SUB32, SUB64, ALIGN,
+ * RVC_BRANCH, RVC_JUMP, RELAX.  From v6.7 (8fd6c5142395 "riscv: Add
+ * remaining module relocations", the table of 6.12.117 and 7.2.13)
+ * reloc_handlers[] covers types 1-11, 16-40, 43-45 and 51-61: the dynamic
+ * ones (RELATIVE, COPY, JUMP_SLOT, TLS_DTPMOD/DTPREL/TPREL32/64, IRELATIVE)
+ * go to dynamic_linking_not_supported(), the TLS ones (TLS_GOT_HI20,
+ * TLS_GD_HI20, TPREL_HI20/LO12_I/LO12_S/ADD) to tls_not_supported(), both
+ * -EINVAL.  R_RISCV_NONE (0) has no entry in any version.  A type without
+ * a handler: "Unknown relocation type %u", -EINVAL.
+ */
+static enum rv_handler rv_handler_of(uint32_t t, bool v67)
+{
+	static const uint8_t v61[] = { 1,  2,  16, 17, 18, 19, 20, 23, 24, 25, 26,
+				       27, 28, 35, 36, 39, 40, 43, 44, 45, 51 };
+	size_t i;
+
+	if (!v67) {
+		for (i = 0; i < sizeof(v61); i++)
+			if (t == v61[i])
+				return RV_H_APPLY;
+		return RV_H_UNKNOWN;
+	}
+	if ((t >= 3 && t <= 11) || t == 58)
+		return RV_H_DYNAMIC;
+	if (t == 21 || t == 22 || (t >= 29 && t <= 32))
+		return RV_H_TLS;
+	if ((t >= 1 && t <= 2) || (t >= 16 && t <= 40) || (t >= 43 && t <= 45) ||
+	    (t >= 51 && t <= 61))
+		return RV_H_APPLY;
+	return RV_H_UNKNOWN;
+}
+
+/* A RISC-V type's name: <elf.h>'s, or the few it lacks that the loader knows; NULL none. */
+static const char *rv_type_name(uint32_t t)
+{
+	switch (t) {
+	case 58:
+		return "R_RISCV_IRELATIVE";
+	case 59:
+		return "R_RISCV_PLT32";
+	case 60:
+		return "R_RISCV_SET_ULEB128";
+	case 61:
+		return "R_RISCV_SUB_ULEB128";
+	}
+	return ep_reloc_type_name(EM_RISCV, t);
+}
+
+/*
+ * What apply_relocate_add() does with r, a relocation of an applied
+ * section.  The per-CPU section loses SHF_ALLOC in layout_and_allocate()
+ * (kernel/module/main.c) before apply_relocations() runs, so its
+ * relocations are never handed to apply_relocate_add(): no refusal there.
+ */
 static void applied(struct ep_image *img, struct ep_plt_result *res, struct rv_scan *sc, size_t idx,
 		    const struct ep_rel *r, struct ep_plt_section *s)
 {
 	struct rv_detail *d = res->detail;
 	bool outside = r->r_sym && ep_symtab_st_shndx(&sc->st, r->r_sym) == SHN_UNDEF;
-	const char *refusal = NULL;
+	const char *refusal = NULL, *tname = rv_type_name(r->r_type);
+	const char *target = img->sections[img->sections[idx].shdr.sh_info].name;
+	enum rv_handler h = rv_handler_of(r->r_type, d->rules.plt32_handler);
 
 	if (r->r_type == R_RISCV_GOT_HI20 && !d->sections) {
 		d->got_hi20_refused++;
 		refusal = "can not generate the GOT entry for symbol";
 	}
-	if (r->r_type == R_RISCV_PLT32 && !d->rules.plt32_handler)
-		refusal = "Unknown relocation type 59";
+	if (h != RV_H_APPLY)
+		refusal = "";
+	if (sc->pcpu && img->sections[idx].shdr.sh_info == sc->pcpu)
+		refusal = NULL;
 	if (refusal && !sc->first_refusal_set) {
 		sc->first_refusal_set = true;
-		if (r->r_type == R_RISCV_GOT_HI20)
+		if (h == RV_H_UNKNOWN)
+			snprintf(d->rejects, sizeof(d->rejects),
+				 "Unknown relocation type %" PRIu32 " (%s%sin %s), -EINVAL",
+				 r->r_type, tname ? tname : "", tname ? " " : "",
+				 img->sections[idx].name);
+		else if (h != RV_H_APPLY)
+			snprintf(d->rejects, sizeof(d->rejects),
+				 "%s not supported in kernel modules PC = %s+0x%" PRIx64
+				 " (%s), -EINVAL",
+				 h == RV_H_DYNAMIC ? "Dynamic linking" : "Thread local storage",
+				 target, r->r_offset, tname ? tname : "?");
+		else
 			snprintf(d->rejects, sizeof(d->rejects),
 				 "%s = %s from PC = %s+0x%" PRIx64
 				 " (R_RISCV_GOT_HI20 without CONFIG_MODULE_SECTIONS), -EINVAL",
-				 refusal, sym_name(img, sc, r->r_sym),
-				 img->sections[img->sections[idx].shdr.sh_info].name, r->r_offset);
-		else
-			snprintf(d->rejects, sizeof(d->rejects),
-				 "%s (R_RISCV_PLT32 in %s), -EINVAL", refusal,
-				 img->sections[idx].name);
+				 refusal, sym_name(img, sc, r->r_sym), target, r->r_offset);
 	}
 	if (!outside)
 		return;
