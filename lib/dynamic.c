@@ -61,6 +61,10 @@ static int phdr_count(const struct ep_image *img, size_t *phnum, struct ep_error
 				    "%s: program header table (%zu entries at offset 0x%" PRIx64
 				    ") extends past the end of the file (%zu bytes)",
 				    img->path, *phnum, (uint64_t)eh->e_phoff, img->size);
+	/* A sparse image brings bytes in on demand: the table, before gelf reads
+	 * it (bringing bytes in changes no figure the image reports). */
+	if (!ep_image_bytes((struct ep_image *)img, eh->e_phoff, (uint64_t)*phnum * entsize, err))
+		return -err->code;
 	return 0;
 }
 
@@ -179,6 +183,8 @@ static int read_tags(struct ep_image *img, struct ep_dynamic *dy, struct tags *t
 
 	if (n == 0)
 		return 0;
+	if (!ep_image_bytes(img, dy->offset, n * entsize, err))
+		return -err->code;
 	d = elf_getdata_rawchunk(img->elf, (int64_t)dy->offset, n * entsize, ELF_T_DYN);
 	if (!d)
 		return ep_error_set(err, EP_EMALFORMED, "%s: PT_DYNAMIC (program header %zu): %s",
@@ -244,6 +250,8 @@ static int read_chunk(struct ep_image *img, size_t phnum, struct ep_dyntable *ta
 	rc = map_addr(img, phnum, tab->tag, tab->addr, tab->bytes, &tab->offset, &tab->load, err);
 	if (rc)
 		return rc;
+	if (!ep_image_bytes(img, tab->offset, tab->bytes, err))
+		return -err->code;
 	tab->data = elf_getdata_rawchunk(img->elf, (int64_t)tab->offset, tab->bytes, type);
 	if (!tab->data)
 		return ep_error_set(err, EP_EMALFORMED, "%s: %s: %s", img->path, tab->tag,
@@ -343,6 +351,8 @@ int ep_dynamic_symtab(struct ep_image *img, const struct ep_dynamic *dy, size_t 
 		rc = map_addr(img, phnum, "DT_SYMTAB", dy->symtab_addr, bytes, &offset, &load, err);
 	if (rc)
 		return rc;
+	if (!ep_image_bytes(img, offset, bytes, err))
+		return -err->code;
 	st->data = elf_getdata_rawchunk(img->elf, (int64_t)offset, bytes, ELF_T_SYM);
 	if (!st->data)
 		return ep_error_set(err, EP_EMALFORMED, "%s: DT_SYMTAB: %s", img->path,
