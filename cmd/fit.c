@@ -150,6 +150,13 @@ static ssize_t fit_write(void *cookie, const char *buf, size_t size)
 	return (ssize_t)size;
 }
 
+/*
+ * The folding stream's state, while it is open: a worker process forked
+ * while it is open exits without closing it (its report goes through the
+ * parent), and a reference kept here keeps that from looking like a leak.
+ */
+static struct fit *fit_open_now;
+
 static int fit_close(void *cookie)
 {
 	struct fit *f = cookie;
@@ -157,6 +164,8 @@ static int fit_close(void *cookie)
 	if (f->len) /* a last line without its newline stays without one */
 		fwrite(f->line, 1, f->len, f->real);
 	free(f->line);
+	if (fit_open_now == f)
+		fit_open_now = NULL;
 	free(f);
 	return 0;
 }
@@ -174,5 +183,7 @@ FILE *ep_fit_open(FILE *real, size_t width)
 	out = fopencookie(f, "w", io);
 	if (!out)
 		free(f);
+	else
+		fit_open_now = f;
 	return out;
 }

@@ -98,7 +98,7 @@ int ep_om_add(struct ep_om *om, const char *name, const char *const *labels, siz
 		free(s.labels);
 		return 0;
 	}
-	if (json_object_setn_nocheck(om->index, key, klen, json_integer((json_int_t)om->n)))
+	if (json_object_setn_new_nocheck(om->index, key, klen, json_integer((json_int_t)om->n)))
 		goto nomem;
 	free(key);
 	key = NULL;
