@@ -42,6 +42,10 @@ for cmd in "stats" "stats --json" "plt --json"; do
 done
 check "stats: exit status" 1 "$(cat "$T/j1.rc")"
 
+# LeakSanitizer's exit-time check clones a tracer thread (and does not work
+# under ptrace): in a sanitized build it is off for the two counted runs.
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+export ASAN_OPTIONS
 if command -v strace >/dev/null && strace -f -qq -e trace=none true 2>/dev/null; then
 	ELFPLT_JOBS_MIN_NS=0 strace -f -qq -e trace=clone,clone3,fork,vfork -o "$T/st0" \
 		"$ELFPLT" stats "$tree" >/dev/null 2>&1
