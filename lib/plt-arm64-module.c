@@ -508,16 +508,10 @@ static void add_section(struct ep_plt_result *res, struct arm64_detail *d,
 static struct ep_plt_site *add_site(struct ep_plt_result *res, const struct ep_plt_section *s,
 				    const struct ep_rel *r, bool reserved, bool minimum)
 {
-	struct ep_plt_site *p = ep_plt_site_add(res);
+	struct ep_plt_site *p = ep_plt_site_of(res, s, r);
 
 	if (!p)
 		return NULL;
-	p->relsec = s->index;
-	p->target = s->target;
-	p->r_offset = r->r_offset;
-	p->r_type = r->r_type;
-	p->r_sym = r->r_sym;
-	p->r_addend = r->r_addend;
 	p->kind = EP_PLT_KIND_PLT;
 	p->group = s->group;
 	p->reserved = reserved;

@@ -118,16 +118,10 @@ static struct seen *seen_for(struct seen_all *all, const struct ep_symtab *st)
 static struct ep_plt_site *object_site(struct ep_plt_result *res, const struct ep_plt_section *s,
 				       const struct ep_rel *r, enum ep_plt_kind kind, bool first)
 {
-	struct ep_plt_site *p = ep_plt_site_add(res);
+	struct ep_plt_site *p = ep_plt_site_of(res, s, r);
 
 	if (!p)
 		return NULL;
-	p->relsec = s->index;
-	p->target = s->target;
-	p->r_offset = r->r_offset;
-	p->r_type = r->r_type;
-	p->r_sym = r->r_sym;
-	p->r_addend = r->r_addend;
 	p->kind = kind;
 	p->group = EP_PLT_MODULE;
 	p->reserved = p->minimum = first;

@@ -257,16 +257,10 @@ static void set_reject(struct ep_plt_result *res, struct s390_detail *d, int ver
 static struct ep_plt_site *s390_site(struct ep_plt_result *res, const struct ep_plt_section *s,
 				     const struct ep_rel *r, enum s390_class c, bool reserved)
 {
-	struct ep_plt_site *p = ep_plt_site_add(res);
+	struct ep_plt_site *p = ep_plt_site_of(res, s, r);
 
 	if (!p)
 		return NULL;
-	p->relsec = s->index;
-	p->target = s->target;
-	p->r_offset = r->r_offset;
-	p->r_type = r->r_type;
-	p->r_sym = r->r_sym;
-	p->r_addend = r->r_addend;
 	p->kind = c == CLASS_GOT ? EP_PLT_KIND_GOT : EP_PLT_KIND_PLT;
 	p->group = EP_PLT_MODULE;
 	p->reserved = reserved;

@@ -329,6 +329,22 @@ struct ep_plt_site *ep_plt_site_add(struct ep_plt_result *res)
 	return &res->sites[res->nsites++];
 }
 
+struct ep_plt_site *ep_plt_site_of(struct ep_plt_result *res, const struct ep_plt_section *s,
+				   const struct ep_rel *r)
+{
+	struct ep_plt_site *p = ep_plt_site_add(res);
+
+	if (!p)
+		return NULL;
+	p->relsec = s->index;
+	p->target = s->target;
+	p->r_offset = r->r_offset;
+	p->r_type = r->r_type;
+	p->r_sym = r->r_sym;
+	p->r_addend = r->r_addend;
+	return p;
+}
+
 size_t ep_plt_causes(const struct ep_plt_result *res, struct ep_plt_cause *out)
 {
 	if (!res->model || !res->model->causes)

@@ -321,6 +321,14 @@ struct ep_plt_result {
 struct ep_plt_site *ep_plt_site_add(struct ep_plt_result *res);
 
 /*
+ * ep_plt_site_add() with the site's relocation filled in from relocation r
+ * of section s: relsec, target, r_offset, r_type, r_sym, r_addend (the
+ * kind, group and marks are the model's to set).  NULL when out of memory.
+ */
+struct ep_plt_site *ep_plt_site_of(struct ep_plt_result *res, const struct ep_plt_section *s,
+				   const struct ep_rel *r);
+
+/*
  * The over-allocation of res by cause into out[0..EP_PLT_MAX_CAUSES):
  * the model's causes hook, or none when it has none (its reserved equals
  * its minimum).  Returns how many.
