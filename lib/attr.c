@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Attribution (lib/attr.h): each site or relocation gets a name per --by
- * (a symbol, a function, a compile unit, a file:line, a section); the
- * names are sorted and runs of equal ones added up into rows.  Symbol
+ * (a symbol, a function, a compile unit, a file:line, a section), and the
+ * sites of one name are added up into a row (found by a hash of the name,
+ * its bytes kept once), the rows then sorted.  Symbol
  * names come straight from the symbol and string tables the relocation
  * section links; functions from the STT_FUNC and STT_GNU_IFUNC symbols
  * with a size, per section, sorted once per file.  A branch through a
@@ -14,6 +15,7 @@
 
 #include <elf.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +62,217 @@ int ep_attr_parse(const char *arg, unsigned int allowed, unsigned int *by)
 
 /* SORT_BY: lib/sort.h's introsort, the comparison inlined. */
 #define SORT_BY EP_SORT_BY
+
+/* ---- rows ----------------------------------------------------------------------- */
+
+/* A row while it is added up: its name at off in the rowset's pool. */
+struct brow {
+	uint64_t sites, reserved, minimum;
+	uint64_t hash;
+	size_t off, len;
+};
+
+/*
+ * A table's rows while the sites are added up, each distinct name once:
+ * the names' bytes in one pool (not an allocation per row), a row found
+ * again by a hash of its name (not a sort of the names: a module tree has
+ * hundreds of thousands of rows).  scratch holds a name being formatted.
+ */
+struct rowset {
+	struct brow *rows;
+	size_t n, cap;
+	char *pool;
+	size_t used, size;
+	uint32_t *slots; /* open addressing: a row's index + 1, 0 when free */
+	size_t nslots;	 /* a power of two, more than twice n */
+	char *scratch;
+	size_t scratch_size;
+};
+
+static void rowset_free(struct rowset *rs)
+{
+	free(rs->rows);
+	free(rs->pool);
+	free(rs->slots);
+	free(rs->scratch);
+	memset(rs, 0, sizeof(*rs));
+}
+
+/* A hash of len bytes of s, eight at a time. */
+static uint64_t name_hash(const char *s, size_t len)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ len, w;
+
+	for (; len >= 8; s += 8, len -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	w = 0;
+	memcpy(&w, s, len);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+	return h ^ h >> 29;
+}
+
+/* Twice the slots, every row put back; false when out of memory. */
+static bool rowset_grow(struct rowset *rs)
+{
+	size_t nslots = rs->nslots ? 2 * rs->nslots : 64, i, h;
+	uint32_t *slots = calloc(nslots, sizeof(*slots));
+
+	if (!slots || nslots > UINT32_MAX) {
+		free(slots);
+		return false;
+	}
+	for (i = 0; i < rs->n; i++) {
+		for (h = rs->rows[i].hash & (nslots - 1); slots[h]; h = (h + 1) & (nslots - 1))
+			;
+		slots[h] = (uint32_t)(i + 1);
+	}
+	free(rs->slots);
+	rs->slots = slots;
+	rs->nslots = nslots;
+	return true;
+}
+
+/*
+ * The row named name (len bytes, no NUL among them), added with no sites
+ * when there is none yet.  Returns its index, or SIZE_MAX when out of memory.
+ */
+static size_t rowset_add(struct rowset *rs, const char *name, size_t len)
+{
+	const uint64_t hash = name_hash(name, len);
+	size_t h;
+	struct brow *r;
+
+	if (2 * (rs->n + 1) > rs->nslots && !rowset_grow(rs))
+		return SIZE_MAX;
+	for (h = hash & (rs->nslots - 1); rs->slots[h]; h = (h + 1) & (rs->nslots - 1)) {
+		r = &rs->rows[rs->slots[h] - 1];
+		if (r->hash == hash && r->len == len && memcmp(rs->pool + r->off, name, len) == 0)
+			return rs->slots[h] - 1;
+	}
+	if (rs->n == rs->cap) {
+		size_t cap = rs->cap ? 2 * rs->cap : 64;
+		struct brow *v = realloc(rs->rows, cap * sizeof(*v));
+
+		if (!v)
+			return SIZE_MAX;
+		rs->rows = v;
+		rs->cap = cap;
+	}
+	if (len + 1 > rs->size - rs->used) {
+		size_t size = rs->size ? rs->size : 4096;
+		char *p;
+
+		while (size - rs->used < len + 1)
+			size *= 2;
+		p = realloc(rs->pool, size);
+		if (!p)
+			return SIZE_MAX;
+		rs->pool = p;
+		rs->size = size;
+	}
+	memcpy(rs->pool + rs->used, name, len);
+	rs->pool[rs->used + len] = '\0';
+	rs->rows[rs->n] = (struct brow){ 0, 0, 0, hash, rs->used, len };
+	rs->used += len + 1;
+	rs->slots[h] = (uint32_t)(rs->n + 1);
+	return rs->n++;
+}
+
+/* rowset_add() of a NUL-terminated name; NULL (out of memory) gives SIZE_MAX. */
+static size_t rowset_add_str(struct rowset *rs, const char *name)
+{
+	return name ? rowset_add(rs, name, strlen(name)) : SIZE_MAX;
+}
+
+/* printf into rs's scratch buffer; NULL when out of memory. */
+__attribute__((format(printf, 2, 3))) static const char *rowset_printf(struct rowset *rs,
+								       const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(rs->scratch, rs->scratch_size, fmt, ap);
+		va_end(ap);
+		if (n < 0)
+			return NULL;
+		if ((size_t)n < rs->scratch_size)
+			return rs->scratch;
+		free(rs->scratch);
+		rs->scratch_size = (size_t)n + 64;
+		rs->scratch = malloc(rs->scratch_size);
+		if (!rs->scratch) {
+			rs->scratch_size = 0;
+			return NULL;
+		}
+	}
+}
+
+/*
+ * A row's sort key: reserved, then sites, descending, then name; prefix is
+ * the name's first 8 bytes, big-endian (zeros after its end), which orders
+ * two names as strcmp() does unless they are equal.
+ */
+struct row_key {
+	uint64_t reserved, sites, prefix;
+	const struct brow *row;
+	const char *name;
+};
+
+static inline bool row_key_lt(const struct row_key *x, const struct row_key *y)
+{
+	if (x->reserved != y->reserved)
+		return x->reserved > y->reserved;
+	if (x->sites != y->sites)
+		return x->sites > y->sites;
+	if (x->prefix != y->prefix)
+		return x->prefix < y->prefix;
+	return strcmp(x->name, y->name) < 0;
+}
+
+SORT_BY(sort_rows, struct row_key, row_key_lt)
+
+/*
+ * rs's rows sorted into t (the pool handed over as t->names), rs freed.
+ * Returns 0 or -EP_ENOMEM.
+ */
+static int rowset_finish(struct rowset *rs, struct ep_attr_table *t)
+{
+	struct row_key *k = malloc((rs->n ? rs->n : 1) * sizeof(*k));
+	size_t i, j;
+
+	t->rows = calloc(rs->n ? rs->n : 1, sizeof(*t->rows));
+	if (!k || !t->rows) {
+		free(k);
+		free(t->rows);
+		t->rows = NULL;
+		rowset_free(rs);
+		return -EP_ENOMEM;
+	}
+	for (i = 0; i < rs->n; i++) {
+		const struct brow *r = &rs->rows[i];
+		uint64_t prefix = 0;
+
+		for (j = 0; j < 8; j++)
+			prefix = prefix << 8 |
+				 (j < r->len ? (unsigned char)rs->pool[r->off + j] : 0);
+		k[i] = (struct row_key){ r->reserved, r->sites, prefix, r, rs->pool + r->off };
+	}
+	sort_rows(k, rs->n);
+	for (i = 0; i < rs->n; i++)
+		t->rows[i] = (struct ep_attr_row){ k[i].name, k[i].row->sites, k[i].row->reserved,
+						   k[i].row->minimum };
+	t->nrows = rs->n;
+	t->names = rs->pool;
+	rs->pool = NULL;
+	free(k);
+	rowset_free(rs);
+	return 0;
+}
 
 /* ---- symbols ------------------------------------------------------------------ */
 
@@ -179,22 +392,49 @@ static bool funcs_make(struct syms *s)
 	return true;
 }
 
-/* The function of section shndx whose range holds value, or NULL. */
-static const struct func *func_at(const struct syms *s, uint32_t shndx, uint64_t value)
+/* Whether f starts at or before value of section shndx. */
+static inline bool func_le(const struct func *f, uint32_t shndx, uint64_t value)
+{
+	return f->shndx < shndx || (f->shndx == shndx && f->value <= value);
+}
+
+/*
+ * The function of section shndx whose range holds value, or NULL.  hint
+ * (or NULL): where the last search ended, kept up to date; call sites come
+ * mostly in address order, so the next one is most often found right there
+ * and not by a binary search of every function.
+ */
+static const struct func *func_at(const struct syms *s, uint32_t shndx, uint64_t value,
+				  size_t *hint)
 {
 	size_t lo = 0, hi = s->nfuncs;
 	const struct func *f;
 
-	/* The last function starting at or before (shndx, value). */
+	/* lo: how many functions start at or before (shndx, value); in [lo, hi]. */
+	if (hint && *hint <= s->nfuncs) {
+		size_t h = *hint;
+
+		if (h > 0 && func_le(&s->funcs[h - 1], shndx, value))
+			lo = h;
+		else if (h > 0)
+			hi = h - 1;
+		if (h < s->nfuncs && !func_le(&s->funcs[h], shndx, value))
+			hi = h;
+		else if (h < s->nfuncs && lo <= h)
+			lo = h + 1;
+		if (lo == h + 1 && h + 1 < hi && !func_le(&s->funcs[h + 1], shndx, value))
+			hi = h + 1;
+	}
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		f = &s->funcs[mid];
-		if (f->shndx < shndx || (f->shndx == shndx && f->value <= value))
+		if (func_le(&s->funcs[mid], shndx, value))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
+	if (hint)
+		*hint = lo;
 	if (!lo)
 		return NULL;
 	f = &s->funcs[lo - 1];
@@ -202,112 +442,54 @@ static const struct func *func_at(const struct syms *s, uint32_t shndx, uint64_t
 }
 
 /*
- * The name of symbol r_sym as a branch target with addend; malloc()ed.  A
- * section symbol: by_addend, the function at the addend or
+ * The name of symbol r_sym as a branch target with addend: in s's string
+ * table, static, or formatted in rs's scratch buffer; NULL when out of
+ * memory.  A section symbol: by_addend, the function at the addend or
  * "section+ADDEND"; else the section's name.
  */
-static char *callee_name(const struct ep_image *img, struct syms *s, uint32_t r_sym, int64_t addend,
-			 bool by_addend)
+static const char *callee_name(const struct ep_image *img, struct syms *s, struct rowset *rs,
+			       uint32_t r_sym, int64_t addend, bool by_addend)
 {
 	struct sym y;
-	char *out = NULL;
 
 	if (!r_sym || r_sym >= s->st.count)
-		return strdup("(no symbol)");
+		return "(no symbol)";
 	sym_get(s, r_sym, &y);
 	if (y.type == STT_SECTION) {
 		const char *sec = y.shndx < img->shnum ? img->sections[y.shndx].name : "?";
 		const struct func *f;
 
 		if (!by_addend)
-			return strdup(sec);
-		f = funcs_make(s) ? func_at(s, y.shndx, (uint64_t)addend) : NULL;
+			return sec;
+		f = funcs_make(s) ? func_at(s, y.shndx, (uint64_t)addend, NULL) : NULL;
 
 		if (f && f->value == (uint64_t)addend)
-			return strdup(sym_name(s, f->st_name));
-		if (asprintf(&out, "%s%+" PRId64, sec, addend) < 0)
-			return NULL;
-		return out;
+			return sym_name(s, f->st_name);
+		return rowset_printf(rs, "%s%+" PRId64, sec, addend);
 	}
-	if (!sym_name(s, y.st_name)[0]) {
-		if (asprintf(&out, "(symbol %" PRIu32 ")", r_sym) < 0)
-			return NULL;
-		return out;
-	}
-	return strdup(sym_name(s, y.st_name));
+	if (!sym_name(s, y.st_name)[0])
+		return rowset_printf(rs, "(symbol %" PRIu32 ")", r_sym);
+	return sym_name(s, y.st_name);
 }
 
-/* ---- rows ----------------------------------------------------------------------- */
-
-/* One site's name under one --by, before the names are added up. */
-struct named {
-	char *name;
-	uint64_t sites, reserved, minimum;
-};
-
-static inline bool named_lt(const struct named *x, const struct named *y)
-{
-	return strcmp(x->name, y->name) < 0;
-}
-
-SORT_BY(sort_named, struct named, named_lt)
-
-/* The rows' order: reserved, then sites, descending, then name. */
-static inline bool row_lt(const struct ep_attr_row *x, const struct ep_attr_row *y)
-{
-	if (x->reserved != y->reserved)
-		return x->reserved > y->reserved;
-	if (x->sites != y->sites)
-		return x->sites > y->sites;
-	return strcmp(x->name, y->name) < 0;
-}
-
-SORT_BY(sort_rows, struct ep_attr_row, row_lt)
-
-/* Add up v[0..n) (names taken over) into t's rows.  Returns 0 or -EP_ENOMEM. */
-static int make_rows(struct named *v, size_t n, struct ep_attr_table *t)
-{
-	size_t i, k = 0;
-
-	sort_named(v, n);
-	t->rows = calloc(n ? n : 1, sizeof(*t->rows));
-	if (!t->rows) {
-		for (i = 0; i < n; i++)
-			free(v[i].name);
-		return -EP_ENOMEM;
-	}
-	for (i = 0; i < n; i++) {
-		if (k && strcmp(t->rows[k - 1].name, v[i].name) == 0) {
-			free(v[i].name);
-		} else {
-			t->rows[k].name = v[i].name;
-			k++;
-		}
-		t->rows[k - 1].sites += v[i].sites;
-		t->rows[k - 1].reserved += v[i].reserved;
-		t->rows[k - 1].minimum += v[i].minimum;
-	}
-	t->nrows = k;
-	sort_rows(t->rows, k);
-	return 0;
-}
-
-/* "file:line", "unknown" without them; malloc()ed. */
-static char *source_name(struct ep_dwarf *dw, unsigned int bit, size_t shndx, uint64_t offset)
+/*
+ * A site's compile unit (bit EP_BY_CU) or "file:line" (EP_BY_LINE), from
+ * dw, "unknown" without them: static, libdw's, or in rs's scratch buffer;
+ * NULL when out of memory.
+ */
+static const char *source_name(struct ep_dwarf *dw, struct rowset *rs, unsigned int bit,
+			       size_t shndx, uint64_t offset)
 {
 	const char *cu = NULL, *file = NULL;
-	char *out = NULL;
 	int line = 0;
 
 	if (dw)
 		ep_dwarf_source(dw, shndx, offset, &cu, &file, &line);
 	if (bit == EP_BY_CU)
-		return strdup(cu ? cu : "unknown");
+		return cu ? cu : "unknown";
 	if (!file)
-		return strdup("unknown");
-	if (asprintf(&out, "%s:%d", file, line) < 0)
-		return NULL;
-	return out;
+		return "unknown";
+	return rowset_printf(rs, "%s:%d", file, line);
 }
 
 /* Open the DWARF a's cu or line rows need; NULL (and dwarf_missing) when there is none. */
@@ -338,12 +520,11 @@ static struct ep_dwarf *dwarf_for(const struct ep_image *img, unsigned int by,
 
 void ep_attr_free(struct ep_attr *a)
 {
-	size_t t, r;
+	size_t t;
 
 	for (t = 0; t < a->ntables; t++) {
-		for (r = 0; r < a->tables[t].nrows; r++)
-			free(a->tables[t].rows[r].name);
 		free(a->tables[t].rows);
+		free(a->tables[t].names);
 	}
 	free(a->debug_file);
 	memset(a, 0, sizeof(*a));
@@ -352,14 +533,13 @@ void ep_attr_free(struct ep_attr *a)
 /* ---- plt ------------------------------------------------------------------------ */
 
 /*
- * A site's key under callee or caller, so sites are added up by number and
- * only each distinct key is named (names are compared once per key, not
- * once per site): callee (symbol table, r_sym, the addend of a section
- * symbol), caller (symbol table, the function's funcs[] index).
+ * A branch through a section symbol: its row depends on the addend too
+ * (the function there), so these few sites are sorted by (symbol table,
+ * r_sym, r_addend) and each distinct key named once.
  */
 struct keyed {
-	uint64_t a;
-	int64_t b;
+	uint64_t a; /* the symbol table << 32 | r_sym */
+	int64_t b;  /* r_addend */
 	size_t site;
 };
 
@@ -374,148 +554,151 @@ static inline bool keyed_lt(const struct keyed *p, const struct keyed *q)
 
 SORT_BY(sort_keyed, struct keyed, keyed_lt)
 
-#define NO_FUNC 0xffffffffu
+/* row_of[]: not seen yet, and a section symbol's (its sites go to struct keyed). */
+#define ROW_NONE      0u
+#define ROW_BY_ADDEND UINT32_MAX
 
-/*
- * A new row v[(*n)++] named after site p's callee or caller (low: its
- * funcs[] index, NO_FUNC for none), with no sites yet.
- */
-static int add_row(const struct ep_image *img, struct syms *s, unsigned int bit,
-		   const struct ep_plt_site *p, uint32_t low, struct named *v, size_t *n,
-		   struct ep_error *err)
+/* Site p's sites, reserved and minimum added to row r of rs. */
+static void count_site(struct rowset *rs, size_t r, const struct ep_plt_site *p)
 {
-	char *name;
-
-	if (bit == EP_BY_CALLEE)
-		name = callee_name(img, s, p->r_sym, p->r_addend, true);
-	else if (img->ehdr.e_type != ET_REL)
-		name = strdup("(not a call site)");
-	else if (low != NO_FUNC && funcs_make(s) && low < s->nfuncs)
-		name = strdup(sym_name(s, s->funcs[low].st_name));
-	else
-		name = strdup("(no function)");
-	if (!name)
-		return ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
-	v[(*n)++] = (struct named){ name, 0, 0, 0 };
-	return 0;
+	rs->rows[r].sites++;
+	rs->rows[r].reserved += p->reserved;
+	rs->rows[r].minimum += p->minimum;
 }
 
-/* callee or caller rows (bit) of res's sites into v[0..*nv), names malloc()ed. */
+/*
+ * The row of the function funcs[f] of s (f == s->nfuncs: none) as a
+ * caller; SIZE_MAX when out of memory.
+ */
+static size_t caller_row(const struct ep_image *img, const struct syms *s, struct rowset *rs,
+			 size_t f)
+{
+	if (img->ehdr.e_type != ET_REL)
+		return rowset_add_str(rs, "(not a call site)");
+	if (f < s->nfuncs)
+		return rowset_add_str(rs, sym_name(s, s->funcs[f].st_name));
+	return rowset_add_str(rs, "(no function)");
+}
+
+/*
+ * callee or caller rows (bit) of res's sites into rs.  Sites are added up
+ * by number, a row per r_sym (callee) or per function (caller) of the
+ * symbol table their relocation section links (row_of[]), so each name is
+ * looked up once per number, not once per site; callee's branches through
+ * section symbols go by (r_sym, r_addend) (struct keyed, kv).  Returns 0,
+ * or syms_open()'s errors, or -EP_ENOMEM (err filled).
+ */
 static int by_symbol(struct ep_image *img, const struct ep_plt_result *res, unsigned int bit,
-		     struct syms *s, struct keyed *kv, struct named *v, size_t *nv,
-		     struct ep_error *err)
+		     struct syms *s, struct keyed *kv, struct rowset *rs, struct ep_error *err)
 {
 	const bool rel = img->ehdr.e_type == ET_REL;
-	size_t k, n = 0, nrest = 0, nb;
-	uint32_t *row_of;
-	int rc;
+	size_t k, nkv = 0, nb = 0, relsec = SIZE_MAX, table = SIZE_MAX, hint = 0, r = 0;
+	uint32_t *row_of = NULL;
+	int rc = 0;
 
-	*nv = 0;
 	for (k = 0; k < res->nsites; k++) {
 		const struct ep_plt_site *p = &res->sites[k];
-		size_t symtab = img->sections[p->relsec].shdr.sh_link;
-		struct sym y;
-
-		symtab = symtab < img->shnum ? symtab : 0;
-		rc = syms_open(img, symtab, s, err);
-		if (rc)
-			return rc;
-		kv[k] = (struct keyed){ (uint64_t)symtab << 32, 0, k };
-		if (bit == EP_BY_CALLEE) {
-			kv[k].a |= p->r_sym;
-			if (p->r_sym && p->r_sym < s->st.count) {
-				sym_get(s, p->r_sym, &y);
-				if (y.type == STT_SECTION)
-					kv[k].b = p->r_addend;
-			}
-		} else {
-			const struct func *f = NULL;
-
-			if (!funcs_make(s))
-				return ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
-			if (rel)
-				f = func_at(s, (uint32_t)p->target, p->r_offset);
-			kv[k].a |= f ? (uint64_t)(f - s->funcs) : NO_FUNC;
-		}
-	}
-	/*
-	 * Sites of the last table opened whose key is one number (not a
-	 * section symbol's addend) go to a bucket per number; the rest, few,
-	 * are sorted.
-	 */
-	nb = bit == EP_BY_CALLEE ? s->st.count : s->nfuncs + 1;
-	row_of = calloc(nb ? nb : 1, sizeof(*row_of));
-	if (!row_of)
-		return ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
-	for (k = 0; k < res->nsites; k++) {
-		const struct ep_plt_site *p = &res->sites[kv[k].site];
-		uint32_t low = (uint32_t)kv[k].a;
 		size_t b;
 
-		if (bit == EP_BY_CALLER && low == NO_FUNC)
-			low = (uint32_t)(nb - 1);
-		if ((kv[k].a >> 32) != s->index || kv[k].b || low >= nb) {
-			kv[nrest++] = kv[k];
-			continue;
-		}
-		b = low;
-		if (!row_of[b]) {
-			rc = add_row(img, s, bit, p, (uint32_t)kv[k].a, v, &n, err);
+		if (p->relsec != relsec) {
+			size_t symtab = img->sections[p->relsec].shdr.sh_link;
+
+			relsec = p->relsec;
+			rc = syms_open(img, symtab < img->shnum ? symtab : 0, s, err);
 			if (rc)
-				goto fail;
-			row_of[b] = (uint32_t)n;
+				goto out;
+			if (bit == EP_BY_CALLER && !funcs_make(s))
+				goto nomem;
+			hint = 0;
+			if (s->index != table) {
+				/* Numbers of another table: rows found again by name. */
+				table = s->index;
+				nb = bit == EP_BY_CALLEE ? s->st.count : s->nfuncs + 1;
+				free(row_of);
+				row_of = calloc(nb ? nb : 1, sizeof(*row_of));
+				if (!row_of)
+					goto nomem;
+			}
 		}
-		v[row_of[b] - 1].sites++;
-		v[row_of[b] - 1].reserved += p->reserved;
-		v[row_of[b] - 1].minimum += p->minimum;
+		if (bit == EP_BY_CALLER) {
+			const struct func *f =
+				rel ? func_at(s, (uint32_t)p->target, p->r_offset, &hint) : NULL;
+
+			b = f ? (size_t)(f - s->funcs) : s->nfuncs;
+			if (row_of[b] == ROW_NONE) {
+				r = caller_row(img, s, rs, b);
+				if (r == SIZE_MAX)
+					goto nomem;
+				row_of[b] = (uint32_t)(r + 1);
+			}
+		} else {
+			b = p->r_sym;
+			if (b >= nb || row_of[b] == ROW_NONE) {
+				struct sym y = { 0 };
+
+				if (b < nb)
+					sym_get(s, b, &y);
+				if (y.type == STT_SECTION) {
+					row_of[b] = ROW_BY_ADDEND;
+				} else {
+					r = rowset_add_str(rs, callee_name(img, s, rs, p->r_sym,
+									   p->r_addend, true));
+					if (r == SIZE_MAX)
+						goto nomem;
+					if (b >= nb) { /* no such symbol */
+						count_site(rs, r, p);
+						continue;
+					}
+					row_of[b] = (uint32_t)(r + 1);
+				}
+			}
+			if (row_of[b] == ROW_BY_ADDEND) {
+				kv[nkv++] =
+					(struct keyed){ (uint64_t)table << 32 | b, p->r_addend, k };
+				continue;
+			}
+		}
+		count_site(rs, row_of[b] - 1, p);
 	}
-	sort_keyed(kv, nrest);
-	for (k = 0; k < nrest; k++) {
+	sort_keyed(kv, nkv);
+	for (k = 0; k < nkv; k++) {
 		const struct ep_plt_site *p = &res->sites[kv[k].site];
 
 		if (!k || kv[k].a != kv[k - 1].a || kv[k].b != kv[k - 1].b) {
 			rc = syms_open(img, (size_t)(kv[k].a >> 32), s, err);
-			if (rc == 0)
-				rc = add_row(img, s, bit, p, (uint32_t)kv[k].a, v, &n, err);
 			if (rc)
-				goto fail;
+				goto out;
+			r = rowset_add_str(rs,
+					   callee_name(img, s, rs, p->r_sym, p->r_addend, true));
+			if (r == SIZE_MAX)
+				goto nomem;
 		}
-		v[n - 1].sites++;
-		v[n - 1].reserved += p->reserved;
-		v[n - 1].minimum += p->minimum;
+		count_site(rs, r, p);
 	}
+	goto out;
+nomem:
+	rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
+out:
 	free(row_of);
-	*nv = n;
-	return 0;
-fail:
-	free(row_of);
-	while (n--)
-		free(v[n].name);
 	return rc;
 }
 
-/* cu or line rows (bit) of res's sites into v[0..*nv); -EP_ENOMEM. */
+/* cu or line rows (bit) of res's sites into rs; -EP_ENOMEM. */
 static int by_source(struct ep_image *img, const struct ep_plt_result *res, unsigned int bit,
-		     struct ep_dwarf *dw, struct named *v, size_t *nv)
+		     struct ep_dwarf *dw, struct rowset *rs)
 {
 	const bool rel = img->ehdr.e_type == ET_REL;
-	size_t k;
+	size_t k, r;
 
-	*nv = 0;
 	for (k = 0; k < res->nsites; k++) {
 		const struct ep_plt_site *p = &res->sites[k];
 
-		v[k].name = rel ? source_name(dw, bit, p->target, p->r_offset) : strdup("unknown");
-		if (!v[k].name) {
-			while (k--)
-				free(v[k].name);
+		r = rowset_add_str(rs, rel ? source_name(dw, rs, bit, p->target, p->r_offset)
+					   : "unknown");
+		if (r == SIZE_MAX)
 			return -EP_ENOMEM;
-		}
-		v[k].sites = 1;
-		v[k].reserved = p->reserved;
-		v[k].minimum = p->minimum;
+		count_site(rs, r, p);
 	}
-	*nv = res->nsites;
 	return 0;
 }
 
@@ -525,10 +708,9 @@ int ep_attr_plt(struct ep_image *img, const struct ep_plt_result *res, unsigned 
 	const bool rel = img->ehdr.e_type == ET_REL;
 	struct syms s = { 0 };
 	struct ep_dwarf *dw = NULL;
-	struct named *v = NULL;
+	struct rowset rs = { 0 };
 	struct keyed *kv = NULL;
 	unsigned int i;
-	size_t nv;
 	int rc = 0;
 
 	memset(a, 0, sizeof(*a));
@@ -544,23 +726,24 @@ int ep_attr_plt(struct ep_image *img, const struct ep_plt_result *res, unsigned 
 		return 0;
 	if (rel)
 		dw = dwarf_for(img, by, dopt, a);
-	v = malloc((res->nsites ? res->nsites : 1) * sizeof(*v));
-	kv = malloc((res->nsites ? res->nsites : 1) * sizeof(*kv));
-	if (!v || !kv)
-		goto nomem;
+	if (by & EP_BY_CALLEE) {
+		kv = malloc((res->nsites ? res->nsites : 1) * sizeof(*kv));
+		if (!kv)
+			goto nomem;
+	}
 	for (i = 0; i < EP_BY_NBY; i++) {
 		const unsigned int bit = 1u << i;
 
 		if (!(by & bit))
 			continue;
 		if (bit & (EP_BY_CALLEE | EP_BY_CALLER))
-			rc = by_symbol(img, res, bit, &s, kv, v, &nv, err);
-		else if (by_source(img, res, bit, dw, v, &nv))
+			rc = by_symbol(img, res, bit, &s, kv, &rs, err);
+		else if (by_source(img, res, bit, dw, &rs))
 			goto nomem;
 		if (rc)
 			goto out;
 		a->tables[a->ntables].by = bit;
-		rc = make_rows(v, nv, &a->tables[a->ntables]);
+		rc = rowset_finish(&rs, &a->tables[a->ntables]);
 		if (rc)
 			goto nomem;
 		a->ntables++;
@@ -569,7 +752,7 @@ int ep_attr_plt(struct ep_image *img, const struct ep_plt_result *res, unsigned 
 nomem:
 	rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
 out:
-	free(v);
+	rowset_free(&rs);
 	free(kv);
 	free(s.funcs);
 	ep_dwarf_close(dw);
@@ -596,41 +779,20 @@ static size_t section_at(const struct ep_image *img, uint64_t addr)
 
 /*
  * A relocation without a symbol at addr in a linked file: "(in NAME)", the
- * object or function of .symtab whose bytes it patches, or "(no symbol)".
+ * object or function of .symtab whose bytes it patches (in rs's scratch
+ * buffer), or "(no symbol)"; NULL when out of memory.
  */
-static char *object_name(const struct ep_image *img, struct syms *objs, uint64_t addr)
+static const char *object_name(const struct ep_image *img, struct syms *objs, struct rowset *rs,
+			       uint64_t addr)
 {
 	const struct func *f;
-	char *out = NULL;
 
 	if (img->ehdr.e_type == ET_REL || !objs->index || !funcs_make(objs))
-		return strdup("(no symbol)");
-	f = func_at(objs, (uint32_t)section_at(img, addr), addr);
+		return "(no symbol)";
+	f = func_at(objs, (uint32_t)section_at(img, addr), addr, NULL);
 	if (!f)
-		return strdup("(no symbol)");
-	if (asprintf(&out, "(in %s)", sym_name(objs, f->st_name)) < 0)
-		return NULL;
-	return out;
-}
-
-/* Append a name to *v (growing it); false when out of memory. */
-static bool push(struct named **v, size_t *n, size_t *cap, char *name)
-{
-	if (!name)
-		return false;
-	if (*n == *cap) {
-		size_t c = *cap ? 2 * *cap : 256;
-		struct named *w = realloc(*v, c * sizeof(*w));
-
-		if (!w) {
-			free(name);
-			return false;
-		}
-		*v = w;
-		*cap = c;
-	}
-	(*v)[(*n)++] = (struct named){ name, 1, 0, 0 };
-	return true;
+		return "(no symbol)";
+	return rowset_printf(rs, "(in %s)", sym_name(objs, f->st_name));
 }
 
 /* The relocation sections stats reads: SHT_REL, SHT_RELA, SHT_RELR (and what reloc.h adds). */
@@ -639,8 +801,8 @@ static int stats_one(struct ep_image *img, unsigned int bit, struct ep_dwarf *dw
 {
 	const bool rel = img->ehdr.e_type == ET_REL;
 	struct syms s = { 0 }, objs = { 0 };
-	struct named *v = NULL;
-	size_t n = 0, cap = 0, i;
+	struct rowset rows = { 0 };
+	size_t i;
 	int rc = 0;
 
 	/* A linked file's relocations without a symbol (RELATIVE): the object patched. */
@@ -682,30 +844,33 @@ static int stats_one(struct ep_image *img, unsigned int bit, struct ep_dwarf *dw
 					     err)) > 0) {
 			for (k = 0; k < got; k++) {
 				const struct ep_rel *r = &batch[k];
-				char *name;
-				size_t sec;
+				const char *name;
+				size_t sec, row;
 
 				if (bit == EP_BY_SYMBOL && unknown) {
-					name = strdup("unknown");
+					name = "unknown";
 				} else if (bit == EP_BY_SYMBOL && r->r_sym) {
-					name = callee_name(img, &s, r->r_sym, r->r_addend, false);
+					name = callee_name(img, &s, &rows, r->r_sym, r->r_addend,
+							   false);
 				} else if (bit == EP_BY_SYMBOL) {
-					name = object_name(img, &objs, r->r_offset);
+					name = object_name(img, &objs, &rows, r->r_offset);
 				} else if (bit == EP_BY_SECTION) {
 					sec = rel ? rs.target : section_at(img, r->r_offset);
-					name = strdup(sec   ? ep_section_label(img, sec)
-						      : rel ? "unknown"
-							    : "(no section)");
+					name = sec   ? ep_section_label(img, sec)
+					       : rel ? "unknown"
+						     : "(no section)";
 				} else {
-					name = rel ? source_name(dw, EP_BY_CU, rs.target,
+					name = rel ? source_name(dw, &rows, EP_BY_CU, rs.target,
 								 r->r_offset)
-						   : strdup("unknown");
+						   : "unknown";
 				}
-				if (!push(&v, &n, &cap, name)) {
+				row = rowset_add_str(&rows, name);
+				if (row == SIZE_MAX) {
 					rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory",
 							  img->path);
 					goto out;
 				}
+				rows.rows[row].sites++;
 			}
 		}
 		if (got < 0) {
@@ -714,19 +879,15 @@ static int stats_one(struct ep_image *img, unsigned int bit, struct ep_dwarf *dw
 		}
 	}
 	t->by = bit;
-	rc = make_rows(v, n, t);
-	n = 0;
+	rc = rowset_finish(&rows, t);
 	if (rc)
 		rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
 out:
-	for (i = 0; i < n; i++)
-		free(v[i].name);
-	free(v);
+	rowset_free(&rows);
 	free(s.funcs);
 	free(objs.funcs);
 	return rc;
 }
-
 int ep_attr_stats(struct ep_image *img, unsigned int by, const struct ep_dwarf_options *dopt,
 		  struct ep_attr *a, struct ep_error *err)
 {

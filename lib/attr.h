@@ -43,7 +43,7 @@ int ep_attr_parse(const char *arg, unsigned int allowed, unsigned int *by);
 
 /* One row: what the sites share (name), how many, and the slots they cost. */
 struct ep_attr_row {
-	char *name;	   /* malloc()ed; "unknown" without debug info */
+	const char *name;  /* in its table's names; "unknown" without debug info */
 	uint64_t sites;	   /* relocations (plt: slot-needing call sites) */
 	uint64_t reserved; /* plt: slots the loader reserves for them */
 	uint64_t minimum;  /* plt: slots in the minimum */
@@ -54,6 +54,7 @@ struct ep_attr_table {
 	unsigned int by; /* one EP_BY_ bit */
 	struct ep_attr_row *rows;
 	size_t nrows;
+	char *names; /* the rows' names, NUL-terminated, one after another; malloc()ed */
 };
 
 /* A file's attribution. */
