@@ -126,6 +126,22 @@ static ssize_t fit_write(void *cookie, const char *buf, size_t size)
 		const char *nl = memchr(buf + i, '\n', size - i);
 		size_t n = nl ? (size_t)(nl - (buf + i)) : size - i;
 
+		if (!f->len && nl && n <= f->width) {
+			/*
+			 * Whole lines of no more bytes than the width (so no
+			 * more columns) are written as they are, as fold_line()
+			 * would write them, together: most lines are.
+			 */
+			size_t start = i;
+
+			do {
+				i += n + 1;
+				nl = i < size ? memchr(buf + i, '\n', size - i) : NULL;
+				n = nl ? (size_t)(nl - (buf + i)) : size - i;
+			} while (nl && n <= f->width);
+			fwrite(buf + start, 1, i - start, f->real);
+			continue;
+		}
 		if (f->len + n > f->cap) {
 			size_t cap = f->cap ? f->cap : 256;
 			char *p;
