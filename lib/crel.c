@@ -168,28 +168,19 @@ int ep_crel_next(const uint8_t *p, size_t size, const struct ep_crel_header *h, 
 	return 1;
 }
 
-/* Bytes of v as ULEB128. */
-static unsigned int uleb_len(uint64_t v)
+/* Bytes of v as ULEB128: 7 bits a byte (bits counted, not looped: per relocation). */
+static inline unsigned int uleb_len(uint64_t v)
 {
-	unsigned int n = 1;
-
-	while (v >= 0x80) {
-		v >>= 7;
-		n++;
-	}
-	return n;
+	return (64 - (unsigned int)__builtin_clzll(v | 1) + 6) / 7;
 }
 
 /* Bytes of v as SLEB128: 7 bits a byte, the last one's bit 6 the sign. */
-static unsigned int sleb_len(int64_t v)
+static inline unsigned int sleb_len(int64_t v)
 {
-	unsigned int n = 1;
+	/* v's magnitude bits (v >> 63 is arithmetic on every compiler elfplt builds with), plus the sign */
+	uint64_t m = (uint64_t)(v ^ (v >> 63));
 
-	while (v < -64 || v > 63) {
-		v >>= 7; /* arithmetic on every compiler elfplt builds with */
-		n++;
-	}
-	return n;
+	return (65 - (unsigned int)__builtin_clzll(m | 1) + 6) / 7;
 }
 
 void ep_crel_sizer_add(struct ep_crel_sizer *z, uint64_t r_offset, uint32_t r_sym, uint32_t r_type,
