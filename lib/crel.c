@@ -189,7 +189,7 @@ void ep_crel_sizer_add(struct ep_crel_sizer *z, uint64_t r_offset, uint32_t r_sy
 	uint64_t mask = z->is64 ? UINT64_MAX : UINT32_MAX;
 	uint64_t off = r_offset & mask, addend = (uint64_t)r_addend & mask;
 	uint64_t delta = (off - z->offset) & mask;
-	unsigned int extra = 0, shift;
+	unsigned int extra = 0, shift, bits;
 
 	z->offset_or |= off;
 	z->offset = off;
@@ -204,11 +204,15 @@ void ep_crel_sizer_add(struct ep_crel_sizer *z, uint64_t r_offset, uint32_t r_sy
 		extra += sleb_len(z->is64 ? (int64_t)(addend - z->addend)
 					  : (int64_t)(int32_t)(uint32_t)(addend - z->addend));
 	z->addend = addend;
+	/*
+	 * Four offset bits fit beside the three flags; the rest, delta >> shift
+	 * >> 4, go in a ULEB128 when nonzero: 7 of its bits a byte.
+	 */
+	bits = delta ? 64 - (unsigned int)__builtin_clzll(delta) : 0;
 	for (shift = 0; shift < 4; shift++) {
-		uint64_t d = delta >> shift;
+		unsigned int rest = bits > shift + 4 ? bits - shift - 4 : 0;
 
-		/* Four offset bits fit beside the three flags; the rest go in a ULEB128. */
-		z->bytes[shift] += 1 + extra + (d >= 0x10 ? uleb_len(d >> 4) : 0);
+		z->bytes[shift] += 1 + extra + (rest + 6) / 7;
 	}
 	z->count++;
 }
