@@ -37,6 +37,8 @@ trap 'rm -rf "$T"' EXIT
 
 "$CC" -O2 -o "$T/floor" "$here/bench/floor.c" || exit 1
 # shellcheck disable=SC2046
+"$CC" -O2 -o "$T/json-floor" "$here/bench/json-floor.c" $(pkg-config --cflags --libs jansson) || exit 1
+# shellcheck disable=SC2046
 "$CC" -O2 -o "$T/gen" "$here/bench/gen-relocs.c" $(pkg-config --cflags --libs libelf) || exit 1
 
 echo "elfplt speed bench: $(nproc) CPUs, $(uname -r), load average $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -128,6 +130,18 @@ show "plt --json" "plt"
 show "plt --json -j1" "plt -j1"
 show "stats --json" "stats --json -j1"
 show "plt --json" "plt --json -j1"
+# What jansson alone costs for the same documents (bench/json-floor.c):
+# the least a jansson-made report can take beyond the text one's work.
+"$ELFPLT" stats --json -j1 -o "$T/s61.json" "$d61" 2>/dev/null
+"$ELFPLT" plt --json -j1 -o "$T/p61.json" "$d61" 2>/dev/null
+for k in stats plt; do
+	f=$T/s61.json
+	[ $k = plt ] && f=$T/p61.json
+	"$T/json-floor" "$f" | awk -v k=$k -v t="$(ms "$k -j1")" -v j="$(ms "$k --json -j1")" '{
+		gsub(/[,:]/, ""); print "  jansson alone, " k " document: " $0
+		printf "    dump alone %.2fx %s -j1 text; text + dump %.2fx, text + build + dump %.2fx (goal <= 1.2x; %s --json -j1 is %.2fx)\n",
+			$9 / t, k, (t + $9) / t, (t + $12) / t, k, j / t }'
+done
 echo "  accessor alone (stats --json -j1):"
 for a in mmap read hybrid; do
 	show "stats --json -j1 --access=$a" "stats --json -j1 --access=mmap" floor

@@ -686,12 +686,18 @@ static int render_file(const struct plt_run *run, const struct ep_image *img,
 	*out = NULL;
 	*out_len = 0;
 	if (run->json) {
+		int rc;
+
+		/* The object lives only to be dumped: its values from an arena. */
+		ep_json_arena_begin();
 		o = json_file(run, img, res, attr);
 		if (o)
 			ep_json_input_keys(o, blob);
 		if (o && (res->warnings.n || res->warnings.dropped))
 			json_object_set_new(o, "warnings", ep_json_warnings(&res->warnings));
-		return ep_render_json(o, out, out_len);
+		rc = ep_render_json(o, out, out_len);
+		ep_json_arena_end();
+		return rc;
 	}
 	/* OpenMetrics is the totals only; --top and --summary list the totals
 	 * instead of each file's report, unless --by asks for its tables (then

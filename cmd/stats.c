@@ -459,11 +459,17 @@ static int render_file(const struct stats_run *run, struct ep_image *img,
 	*out = NULL;
 	*out_len = 0;
 	if (run->json) {
+		int rc;
+
+		/* The object lives only to be dumped: its values from an arena. */
+		ep_json_arena_begin();
 		o = json_file(img, blob, fs);
 		if (o && run->attr.by)
 			json_object_set_new(o, "attribution",
 					    ep_attr_json(attr, run->tops.max, false));
-		return ep_render_json(o, out, out_len);
+		rc = ep_render_json(o, out, out_len);
+		ep_json_arena_end();
+		return rc;
 	}
 	/* OpenMetrics (totals only) has no per-file text; --top and --summary list
 	 * the totals instead of each file's details, unless --by asks for them. */

@@ -168,28 +168,19 @@ int ep_crel_next(const uint8_t *p, size_t size, const struct ep_crel_header *h, 
 	return 1;
 }
 
-/* Bytes of v as ULEB128. */
-static unsigned int uleb_len(uint64_t v)
+/* Bytes of v as ULEB128: 7 bits a byte (bits counted, not looped: per relocation). */
+static inline unsigned int uleb_len(uint64_t v)
 {
-	unsigned int n = 1;
-
-	while (v >= 0x80) {
-		v >>= 7;
-		n++;
-	}
-	return n;
+	return (64 - (unsigned int)__builtin_clzll(v | 1) + 6) / 7;
 }
 
 /* Bytes of v as SLEB128: 7 bits a byte, the last one's bit 6 the sign. */
-static unsigned int sleb_len(int64_t v)
+static inline unsigned int sleb_len(int64_t v)
 {
-	unsigned int n = 1;
+	/* v's magnitude bits (v >> 63 is arithmetic on every compiler elfplt builds with), plus the sign */
+	uint64_t m = (uint64_t)(v ^ (v >> 63));
 
-	while (v < -64 || v > 63) {
-		v >>= 7; /* arithmetic on every compiler elfplt builds with */
-		n++;
-	}
-	return n;
+	return (65 - (unsigned int)__builtin_clzll(m | 1) + 6) / 7;
 }
 
 void ep_crel_sizer_add(struct ep_crel_sizer *z, uint64_t r_offset, uint32_t r_sym, uint32_t r_type,
@@ -198,7 +189,7 @@ void ep_crel_sizer_add(struct ep_crel_sizer *z, uint64_t r_offset, uint32_t r_sy
 	uint64_t mask = z->is64 ? UINT64_MAX : UINT32_MAX;
 	uint64_t off = r_offset & mask, addend = (uint64_t)r_addend & mask;
 	uint64_t delta = (off - z->offset) & mask;
-	unsigned int extra = 0, shift;
+	unsigned int extra = 0, shift, bits;
 
 	z->offset_or |= off;
 	z->offset = off;
@@ -213,11 +204,15 @@ void ep_crel_sizer_add(struct ep_crel_sizer *z, uint64_t r_offset, uint32_t r_sy
 		extra += sleb_len(z->is64 ? (int64_t)(addend - z->addend)
 					  : (int64_t)(int32_t)(uint32_t)(addend - z->addend));
 	z->addend = addend;
+	/*
+	 * Four offset bits fit beside the three flags; the rest, delta >> shift
+	 * >> 4, go in a ULEB128 when nonzero: 7 of its bits a byte.
+	 */
+	bits = delta ? 64 - (unsigned int)__builtin_clzll(delta) : 0;
 	for (shift = 0; shift < 4; shift++) {
-		uint64_t d = delta >> shift;
+		unsigned int rest = bits > shift + 4 ? bits - shift - 4 : 0;
 
-		/* Four offset bits fit beside the three flags; the rest go in a ULEB128. */
-		z->bytes[shift] += 1 + extra + (d >= 0x10 ? uleb_len(d >> 4) : 0);
+		z->bytes[shift] += 1 + extra + (rest + 6) / 7;
 	}
 	z->count++;
 }

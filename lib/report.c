@@ -2,9 +2,19 @@
 #include "config.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#define ARENA_POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
+#define ARENA_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
+#else
+#define ARENA_POISON(p, n) ((void)(p), (void)(n))
+#define ARENA_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
 
 #include "lib/decode.h"
 #include "lib/report.h"
@@ -690,4 +700,89 @@ const char *ep_percent(char *buf, size_t size, uint64_t part, uint64_t whole)
 	}
 	snprintf(buf, size, "%.1f%%", 100.0 * (double)part / (double)whole);
 	return buf;
+}
+
+/* ---- the arena of one file's JSON values (ep_json_arena_begin()) ---- */
+
+struct arena_block {
+	struct arena_block *next;
+	size_t cap, used;	 /* bytes of data[] */
+	max_align_t data[]; /* aligned as malloc() aligns */
+};
+
+static struct arena_block *arena; /* the newest block first */
+static bool arena_open;
+
+static void *arena_malloc(size_t n)
+{
+	const size_t align = sizeof(max_align_t);
+	struct arena_block *b = arena;
+	void *p;
+
+	if (!arena_open)
+		return malloc(n);
+	if (n > SIZE_MAX / 2)
+		return NULL;
+	n = (n + align - 1) / align * align;
+	if (!b || b->cap - b->used < n) {
+		/* Doubling: a file of a million symbols takes a few blocks, not thousands. */
+		size_t cap = b ? 2 * b->cap : (size_t)1 << 20;
+
+		while (cap < n)
+			cap *= 2;
+		b = malloc(sizeof(*b) + cap);
+		if (!b)
+			return NULL;
+		b->cap = cap;
+		b->used = 0;
+		b->next = arena;
+		ARENA_POISON(b->data, cap);
+		arena = b;
+	}
+	p = (char *)b->data + b->used;
+	b->used += n;
+	ARENA_UNPOISON(p, n);
+	return p;
+}
+
+/* A value from a block is taken back by ep_json_arena_end(), the rest freed. */
+static void arena_free(void *p)
+{
+	const struct arena_block *b;
+
+	for (b = arena; b; b = b->next)
+		if ((const char *)p >= (const char *)b->data &&
+		    (const char *)p < (const char *)b->data + b->cap)
+			return;
+	free(p);
+}
+
+int ep_json_arena_begin(void)
+{
+	static bool installed;
+
+	if (!installed) {
+		json_set_alloc_funcs(arena_malloc, arena_free);
+		installed = true;
+	}
+	arena_open = true;
+	return 0;
+}
+
+void ep_json_arena_end(void)
+{
+	struct arena_block *b, *next;
+
+	arena_open = false;
+	if (!arena)
+		return;
+	/* Keep the largest (newest) block for the next file; free the others. */
+	for (b = arena->next; b; b = next) {
+		next = b->next;
+		ARENA_UNPOISON(b->data, b->cap);
+		free(b);
+	}
+	arena->next = NULL;
+	arena->used = 0;
+	ARENA_POISON(arena->data, arena->cap);
 }
