@@ -559,13 +559,19 @@ static void narrow_names(const struct ep_table *t, size_t *width, unsigned int f
 	}
 }
 
-/* Print columns 0 (when first > 0) and [first, last) of every row. */
+/*
+ * Print columns 0 (when first > 0) and [first, last) of every row, the
+ * lines gathered in buf (size bytes, at least line_max: the most a line
+ * takes, with room for an abbreviation) and written a bufferful at a time.
+ */
 static void print_span(const struct ep_table *t, FILE *out, const char *indent, const size_t *width,
-		       unsigned int first, unsigned int last, char *line)
+		       unsigned int first, unsigned int last, char *buf, size_t size,
+		       size_t line_max)
 {
-	size_t ilen = strlen(indent), r;
+	size_t ilen = strlen(indent), r, used = 0;
 
 	for (r = 0; r < t->nrows; r++) {
+		char *line = buf + used;
 		size_t n = ilen;
 		unsigned int c;
 
@@ -597,15 +603,21 @@ static void print_span(const struct ep_table *t, FILE *out, const char *indent, 
 			}
 		}
 		line[n++] = '\n';
-		fwrite(line, 1, n, out);
+		used += n;
+		if (size - used < line_max) {
+			fwrite(buf, 1, used, out);
+			used = 0;
+		}
 	}
+	if (used)
+		fwrite(buf, 1, used, out);
 }
 
 int ep_table_print(const struct ep_table *t, FILE *out, const char *indent)
 {
-	size_t width[16] = { 0 }, line_max, ilen = strlen(indent), r, room;
+	size_t width[16] = { 0 }, line_max, ilen = strlen(indent), r, room, size;
 	unsigned int c, first;
-	char *line;
+	char *buf;
 
 	if (t->nomem)
 		return -EP_ENOMEM;
@@ -613,12 +625,17 @@ int ep_table_print(const struct ep_table *t, FILE *out, const char *indent)
 		for (c = 0; c < t->ncols; c++)
 			if (t->cells[r * t->ncols + c].len > width[c])
 				width[c] = t->cells[r * t->ncols + c].len;
-	/* One line at a time into a buffer: padding is memset, not printf. */
+	/*
+	 * Lines made in a buffer, padding by memset, not printf, and written
+	 * many at a time: a module tree's report is hundreds of thousands of
+	 * table lines.
+	 */
 	line_max = ilen + 1;
 	for (c = 0; c < t->ncols; c++)
 		line_max += 2 * width[c] + 4; /* room for an abbreviation beyond the cell */
-	line = malloc(line_max);
-	if (!line)
+	size = line_max + 16384;
+	buf = malloc(size);
+	if (!buf)
 		return -EP_ENOMEM;
 	room = text_width > ilen ? text_width - ilen : 1;
 	if (text_width && span_width(width, 0, t->ncols) > room) {
@@ -639,10 +656,10 @@ int ep_table_print(const struct ep_table *t, FILE *out, const char *indent)
 			last++;
 		if (text_width)
 			narrow_names(t, width, first, last, room);
-		print_span(t, out, indent, width, first, last, line);
+		print_span(t, out, indent, width, first, last, buf, size, line_max);
 		first = last;
 	}
-	free(line);
+	free(buf);
 	return 0;
 }
 
