@@ -535,12 +535,6 @@ static size_t key_index(const struct rela_key *a, size_t n, const struct rela_ke
 	return lo < n && key_eq(&a[lo], k) ? lo : n;
 }
 
-/* record_sites()'s set of keys met. */
-struct seen_key {
-	struct rela_key k;
-	bool used;
-};
-
 /*
  * --by: the sites of one section, r[0..n) as count_section() left it (the
  * nents slot-needing branches in front) and keys[0..nents) its sorted
@@ -555,12 +549,16 @@ static int record_sites(struct ep_plt_result *res, const struct ep_plt_section *
 {
 	const size_t nents = s->sorted_partitioned;
 	size_t cap = 16, i;
-	struct seen_key *seen;
+	uint32_t *seen;
 
-	/* The keys met so far, open addressing: a binary search per entry cost more. */
+	/*
+	 * The keys met so far, open addressing, each slot the index + 1 of the
+	 * relocation that had it first (4 bytes, not the key: this table is
+	 * cleared for every section): a binary search per entry cost more.
+	 */
 	while (cap < 2 * nents)
 		cap *= 2;
-	seen = calloc(cap, sizeof(*seen));
+	seen = nents < UINT32_MAX ? calloc(cap, sizeof(*seen)) : NULL;
 	if (!seen)
 		return -EP_ENOMEM;
 	for (i = 0; i < nents; i++) {
@@ -569,16 +567,22 @@ static int record_sites(struct ep_plt_result *res, const struct ep_plt_section *
 				    0xff51afd7ed558ccdull >> 32) & (cap - 1);
 		bool first;
 
-		while (seen[h].used && !key_eq(&seen[h].k, &k))
+		while (seen[h]) {
+			const struct rela_key m = key_of(&r[seen[h] - 1]);
+
+			if (key_eq(&m, &k))
+				break;
 			h = (h + 1) & (cap - 1);
-		first = !seen[h].used;
-		seen[h] = (struct seen_key){ k, true };
+		}
+		first = !seen[h];
+		if (first)
+			seen[h] = (uint32_t)(i + 1);
 		if (!add_site(res, s, &r[i], first || k.addend != 0, first))
 			goto nomem;
 	}
 	for (i = nents; i < n; i++) {
 		const struct ep_rel *e = &r[i];
-		const struct rela_key k = key_of(e);
+		struct rela_key k;
 		bool counted;
 
 		if (e->r_type == R_AARCH64_ADR_PREL_PG_HI21 ||
@@ -588,8 +592,11 @@ static int record_sites(struct ep_plt_result *res, const struct ep_plt_section *
 				goto nomem;
 			continue;
 		}
-		if (!kaslr || !needs_plt(e->r_type, e->r_sym, shndx, (uint32_t)s->target))
+		/* The type first: most relocations are no branch, and st_shndx[] is far. */
+		if (!kaslr || !is_branch(e->r_type) ||
+		    !needs_plt(e->r_type, e->r_sym, shndx, (uint32_t)s->target))
 			continue;
+		k = key_of(e);
 		counted = k.addend != 0 || !nents || !key_eq(&k, &keys[nents - 1]);
 		if (!add_site(res, s, e, counted, key_index(keys, nents, &k) == nents))
 			goto nomem;

@@ -332,16 +332,19 @@ struct ep_plt_site *ep_plt_site_add(struct ep_plt_result *res)
 struct ep_plt_site *ep_plt_site_of(struct ep_plt_result *res, const struct ep_plt_section *s,
 				   const struct ep_rel *r)
 {
-	struct ep_plt_site *p = ep_plt_site_add(res);
+	struct ep_plt_site *p;
 
-	if (!p)
+	if (res->nsites < res->sites_cap)
+		p = &res->sites[res->nsites++];
+	else if (!(p = ep_plt_site_add(res))) /* grows the array */
 		return NULL;
-	p->relsec = s->index;
-	p->target = s->target;
-	p->r_offset = r->r_offset;
-	p->r_type = r->r_type;
-	p->r_sym = r->r_sym;
-	p->r_addend = r->r_addend;
+	/* Whole, not zeroed then filled: this is once per slot-needing relocation. */
+	*p = (struct ep_plt_site){ .r_offset = r->r_offset,
+				   .r_addend = r->r_addend,
+				   .relsec = (uint32_t)s->index,
+				   .target = (uint32_t)s->target,
+				   .r_type = r->r_type,
+				   .r_sym = r->r_sym };
 	return p;
 }
 

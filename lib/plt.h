@@ -258,17 +258,20 @@ struct ep_plt_sort {
  * earlier one); minimum: it is the first of its target, so it counts in
  * the minimum.  Sums of reserved and minimum over a file's sites are its
  * slots of those kinds less what no relocation causes (fixed slots, slack).
+ * 40 bytes: a module tree's sites are hundreds of thousands, each written
+ * once by the model and read once per --by table (section indices fit in
+ * 32 bits: sh_link and sh_info are Elf32_Word and Elf64_Word).
  */
 struct ep_plt_site {
-	size_t relsec;		 /* the relocation section (its sh_link: the symbols) */
-	size_t target;		 /* its sh_info, the section patched; 0 for none */
-	uint64_t r_offset;	 /* in target (ET_REL), else a virtual address */
-	uint32_t r_type, r_sym;	 /* r_sym in relsec's symbol table */
-	int64_t r_addend;	 /* RELA's, or decoded by the model; 0 otherwise */
-	enum ep_plt_kind kind;	 /* what it needs */
-	enum ep_plt_group group; /* whose */
-	bool reserved;		 /* counted by the loader: a slot of its own */
-	bool minimum;		 /* counted in the minimum: the first of its target */
+	uint64_t r_offset;	/* in target (ET_REL), else a virtual address */
+	int64_t r_addend;	/* RELA's, or decoded by the model; 0 otherwise */
+	uint32_t relsec;	/* the relocation section (its sh_link: the symbols) */
+	uint32_t target;	/* its sh_info, the section patched; 0 for none */
+	uint32_t r_type, r_sym; /* r_sym in relsec's symbol table */
+	uint8_t kind;		/* what it needs: an enum ep_plt_kind */
+	uint8_t group;		/* whose: an enum ep_plt_group */
+	bool reserved;		/* counted by the loader: a slot of its own */
+	bool minimum;		/* counted in the minimum: the first of its target */
 };
 
 /*
