@@ -447,6 +447,14 @@ void ep_table_cell_u64(struct ep_table *t, uint64_t v)
 	char digits[20]; /* 2^64 - 1 has 20 */
 	size_t n = 0;
 
+	if (v < 10) { /* most of them: counts of one file's sites and slots */
+		if (!c || !text_room(t, 1))
+			return;
+		t->text[t->used] = (char)('0' + v);
+		c->off = t->used++;
+		c->len = 1;
+		return;
+	}
 	do {
 		digits[sizeof(digits) - ++n] = (char)('0' + v % 10);
 		v /= 10;
