@@ -332,6 +332,14 @@ static void sym_get(const struct syms *s, size_t i, struct sym *out)
 	out->shndx = ep_symtab_shndx(&s->st, i);
 }
 
+/* Symbol i's type alone (i < s->st.count): what most symbols are passed over on. */
+static inline unsigned int sym_type(const struct syms *s, size_t i)
+{
+	if (s->st.elfclass == ELFCLASS64)
+		return ELF64_ST_TYPE(((const Elf64_Sym *)s->st.data->d_buf)[i].st_info);
+	return ELF32_ST_TYPE(((const Elf32_Sym *)s->st.data->d_buf)[i].st_info);
+}
+
 static int syms_open(struct ep_image *img, size_t idx, struct syms *s, struct ep_error *err)
 {
 	Elf_Data *d;
@@ -378,8 +386,12 @@ static bool funcs_make(struct syms *s)
 	if (!s->funcs)
 		return false;
 	for (i = 1; i < s->st.count; i++) {
+		const unsigned int type = sym_type(s, i);
 		struct sym y;
 
+		if (type != STT_FUNC && type != STT_GNU_IFUNC &&
+		    !(s->objects && type == STT_OBJECT))
+			continue;
 		sym_get(s, i, &y);
 		if ((y.type != STT_FUNC && y.type != STT_GNU_IFUNC &&
 		     !(s->objects && y.type == STT_OBJECT)) ||
@@ -442,31 +454,20 @@ static const struct func *func_at(const struct syms *s, uint32_t shndx, uint64_t
 }
 
 /*
- * The name of symbol r_sym as a branch target with addend: in s's string
- * table, static, or formatted in rs's scratch buffer; NULL when out of
- * memory.  A section symbol: by_addend, the function at the addend or
- * "section+ADDEND"; else the section's name.
+ * The name of symbol r_sym: in s's string table, static, or formatted in
+ * rs's scratch buffer; NULL when out of memory.  A section symbol is its
+ * section's name (a branch through one is named by name_by_addend()).
  */
 static const char *callee_name(const struct ep_image *img, struct syms *s, struct rowset *rs,
-			       uint32_t r_sym, int64_t addend, bool by_addend)
+			       uint32_t r_sym)
 {
 	struct sym y;
 
 	if (!r_sym || r_sym >= s->st.count)
 		return "(no symbol)";
 	sym_get(s, r_sym, &y);
-	if (y.type == STT_SECTION) {
-		const char *sec = y.shndx < img->shnum ? img->sections[y.shndx].name : "?";
-		const struct func *f;
-
-		if (!by_addend)
-			return sec;
-		f = funcs_make(s) ? func_at(s, y.shndx, (uint64_t)addend, NULL) : NULL;
-
-		if (f && f->value == (uint64_t)addend)
-			return sym_name(s, f->st_name);
-		return rowset_printf(rs, "%s%+" PRId64, sec, addend);
-	}
+	if (y.type == STT_SECTION)
+		return y.shndx < img->shnum ? img->sections[y.shndx].name : "?";
 	if (!sym_name(s, y.st_name)[0])
 		return rowset_printf(rs, "(symbol %" PRIu32 ")", r_sym);
 	return sym_name(s, y.st_name);
@@ -580,6 +581,138 @@ static size_t caller_row(const struct ep_image *img, const struct syms *s, struc
 	return rowset_add_str(rs, "(no function)");
 }
 
+/* A section symbol's branch target: the function at (shndx, value), when there is one. */
+struct at_addend {
+	uint32_t shndx;
+	uint64_t value;
+	uint32_t st_name; /* the greatest of the functions there (funcs[]' last) */
+	bool found;
+};
+
+static inline bool at_addend_lt(const struct at_addend *x, const struct at_addend *y)
+{
+	return x->shndx < y->shndx || (x->shndx == y->shndx && x->value < y->value);
+}
+
+SORT_BY(sort_at_addend, struct at_addend, at_addend_lt)
+
+/*
+ * Every function symbol of s (funcs_make()'s choice) at one of the sorted
+ * w[0..n): found, with the greatest st_name, as func_at() on funcs[] would
+ * pick it.  One pass over the symbols, no sort of them: most files have a
+ * few such targets and thousands of functions.
+ */
+static void find_at_addend(const struct syms *s, struct at_addend *w, size_t n)
+{
+	size_t i;
+
+	for (i = 1; i < s->st.count && n; i++) {
+		const unsigned int type = sym_type(s, i);
+		struct sym y;
+		size_t lo = 0, hi = n;
+
+		if (type != STT_FUNC && type != STT_GNU_IFUNC)
+			continue;
+		sym_get(s, i, &y);
+		if ((y.type != STT_FUNC && y.type != STT_GNU_IFUNC) || !y.size ||
+		    y.shndx == SHN_UNDEF || y.shndx >= SHN_LORESERVE)
+			continue;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (w[mid].shndx < y.shndx ||
+			    (w[mid].shndx == y.shndx && w[mid].value < y.value))
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; lo < n && w[lo].shndx == y.shndx && w[lo].value == y.value; lo++) {
+			if (!w[lo].found || y.st_name > w[lo].st_name)
+				w[lo].st_name = y.st_name;
+			w[lo].found = true;
+		}
+	}
+}
+
+/*
+ * The rows of callee's branches through section symbols, kv[0..n) sorted:
+ * each distinct (symbol table, r_sym, r_addend) is named after the
+ * function at the addend in the symbol's section, else "section+ADDEND".
+ * Returns 0, syms_open()'s errors, or -EP_ENOMEM (err filled).
+ */
+static int name_by_addend(struct ep_image *img, const struct ep_plt_result *res, struct syms *s,
+			  const struct keyed *kv, size_t n, struct rowset *rs, struct ep_error *err)
+{
+	struct at_addend *w = NULL, *ws = NULL;
+	size_t g, e, k, nw, nws, r = 0;
+	int rc = 0;
+
+	for (g = 0; g < n; g = e) {
+		/* One table's keys: kv[g..e). */
+		for (e = g; e < n && kv[e].a >> 32 == kv[g].a >> 32; e++)
+			;
+		rc = syms_open(img, (size_t)(kv[g].a >> 32), s, err);
+		if (rc)
+			goto out;
+		free(w);
+		free(ws);
+		w = malloc((e - g) * sizeof(*w));
+		ws = malloc((e - g) * sizeof(*ws));
+		if (!w || !ws)
+			goto nomem;
+		for (nw = 0, k = g; k < e; k++) {
+			struct sym y;
+
+			if (k > g && kv[k].a == kv[k - 1].a && kv[k].b == kv[k - 1].b)
+				continue;
+			sym_get(s, (uint32_t)kv[k].a, &y);
+			w[nw++] = (struct at_addend){ y.shndx, (uint64_t)kv[k].b, 0, false };
+		}
+		memcpy(ws, w, nw * sizeof(*w));
+		sort_at_addend(ws, nw);
+		find_at_addend(s, ws, nw);
+		nws = nw;
+		for (nw = 0, k = g; k < e; k++) {
+			if (k == g || kv[k].a != kv[k - 1].a || kv[k].b != kv[k - 1].b) {
+				const struct at_addend key = w[nw++];
+				const struct at_addend *f;
+				size_t lo = 0, hi = nws;
+				const char *name;
+
+				/* key's copy in ws[], where find_at_addend() left its answer */
+				while (lo < hi) {
+					size_t mid = lo + (hi - lo) / 2;
+
+					if (at_addend_lt(&ws[mid], &key))
+						lo = mid + 1;
+					else
+						hi = mid;
+				}
+				f = &ws[lo];
+				if (f->found)
+					name = sym_name(s, f->st_name);
+				else
+					name = rowset_printf(rs, "%s%+" PRId64,
+							     key.shndx < img->shnum
+								     ? img->sections[key.shndx].name
+								     : "?",
+							     kv[k].b);
+				r = rowset_add_str(rs, name);
+				if (r == SIZE_MAX)
+					goto nomem;
+			}
+			count_site(rs, r, &res->sites[kv[k].site]);
+		}
+	}
+	goto out;
+nomem:
+	rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
+out:
+	free(w);
+	free(ws);
+	return rc;
+}
+
 /*
  * callee or caller rows (bit) of res's sites into rs.  Sites are added up
  * by number, a row per r_sym (callee) or per function (caller) of the
@@ -641,8 +774,7 @@ static int by_symbol(struct ep_image *img, const struct ep_plt_result *res, unsi
 				if (y.type == STT_SECTION) {
 					row_of[b] = ROW_BY_ADDEND;
 				} else {
-					r = rowset_add_str(rs, callee_name(img, s, rs, p->r_sym,
-									   p->r_addend, true));
+					r = rowset_add_str(rs, callee_name(img, s, rs, p->r_sym));
 					if (r == SIZE_MAX)
 						goto nomem;
 					if (b >= nb) { /* no such symbol */
@@ -661,20 +793,7 @@ static int by_symbol(struct ep_image *img, const struct ep_plt_result *res, unsi
 		count_site(rs, row_of[b] - 1, p);
 	}
 	sort_keyed(kv, nkv);
-	for (k = 0; k < nkv; k++) {
-		const struct ep_plt_site *p = &res->sites[kv[k].site];
-
-		if (!k || kv[k].a != kv[k - 1].a || kv[k].b != kv[k - 1].b) {
-			rc = syms_open(img, (size_t)(kv[k].a >> 32), s, err);
-			if (rc)
-				goto out;
-			r = rowset_add_str(rs,
-					   callee_name(img, s, rs, p->r_sym, p->r_addend, true));
-			if (r == SIZE_MAX)
-				goto nomem;
-		}
-		count_site(rs, r, p);
-	}
+	rc = name_by_addend(img, res, s, kv, nkv, rs, err);
 	goto out;
 nomem:
 	rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
@@ -850,8 +969,7 @@ static int stats_one(struct ep_image *img, unsigned int bit, struct ep_dwarf *dw
 				if (bit == EP_BY_SYMBOL && unknown) {
 					name = "unknown";
 				} else if (bit == EP_BY_SYMBOL && r->r_sym) {
-					name = callee_name(img, &s, &rows, r->r_sym, r->r_addend,
-							   false);
+					name = callee_name(img, &s, &rows, r->r_sym);
 				} else if (bit == EP_BY_SYMBOL) {
 					name = object_name(img, &objs, &rows, r->r_offset);
 				} else if (bit == EP_BY_SECTION) {
