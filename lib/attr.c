@@ -283,14 +283,30 @@ struct func {
 	uint64_t value, size;
 };
 
+/*
+ * Where a section's functions are in funcs[]: [first, end), and an index
+ * of its addresses in nb buckets of 2^shift bytes each (the last one also
+ * holding whatever lies beyond sh_size), bucket[base + b] the first
+ * function of funcs[] at or above bucket b: so a call site's function is
+ * found among the few of its bucket, not by a search of them all.
+ */
+struct func_sec {
+	size_t first, end;
+	size_t base, nb;
+	unsigned int shift;
+};
+
 /* One symbol table, its strings and its functions. */
 struct syms {
+	const struct ep_image *img;
 	size_t index; /* the table; 0: none opened */
 	struct ep_symtab st;
 	const char *strtab;
 	size_t strsize;
 	struct func *funcs;
 	size_t nfuncs;
+	struct func_sec *secs; /* img->shnum of them, or NULL: no index */
+	size_t *bucket;
 	bool funcs_made;
 	bool objects; /* funcs[] holds STT_OBJECT symbols too */
 };
@@ -340,6 +356,15 @@ static inline unsigned int sym_type(const struct syms *s, size_t i)
 	return ELF32_ST_TYPE(((const Elf32_Sym *)s->st.data->d_buf)[i].st_info);
 }
 
+/* Free what s holds; s is zeroed. */
+static void syms_close(struct syms *s)
+{
+	free(s->funcs);
+	free(s->secs);
+	free(s->bucket);
+	memset(s, 0, sizeof(*s));
+}
+
 static int syms_open(struct ep_image *img, size_t idx, struct syms *s, struct ep_error *err)
 {
 	Elf_Data *d;
@@ -347,11 +372,11 @@ static int syms_open(struct ep_image *img, size_t idx, struct syms *s, struct ep
 
 	if (s->index == idx)
 		return 0;
-	free(s->funcs);
-	memset(s, 0, sizeof(*s));
+	syms_close(s);
 	rc = ep_symtab_open(img, idx, &s->st, err);
 	if (rc)
 		return rc;
+	s->img = img;
 	s->index = idx;
 	if (idx && img->sections[idx].shdr.sh_link < img->shnum) {
 		d = ep_section_data(img, img->sections[idx].shdr.sh_link, err);
@@ -374,6 +399,45 @@ static inline bool func_lt(const struct func *x, const struct func *y)
 }
 
 SORT_BY(sort_funcs, struct func, func_lt)
+
+/* The index of s's sorted funcs[] (struct func_sec); none when out of memory. */
+static void funcs_index(struct syms *s)
+{
+	const size_t nsec = s->img ? s->img->shnum : 0;
+	size_t i, j, b, nb = 0;
+
+	s->secs = calloc(nsec ? nsec : 1, sizeof(*s->secs));
+	if (!s->secs)
+		return;
+	for (i = 0; i < s->nfuncs && s->funcs[i].shndx < nsec; i = j) {
+		struct func_sec *fs = &s->secs[s->funcs[i].shndx];
+		const uint64_t size = s->img->sections[s->funcs[i].shndx].shdr.sh_size;
+		unsigned int shift = 0;
+
+		for (j = i; j < s->nfuncs && s->funcs[j].shndx == s->funcs[i].shndx; j++)
+			;
+		/* About two buckets a function: (size >> 63) is at most 1. */
+		while ((size >> shift) >= 2 * (j - i))
+			shift++;
+		*fs = (struct func_sec){ i, j, nb, (size_t)(size >> shift) + 1, shift };
+		nb += fs->nb;
+	}
+	s->bucket = malloc((nb ? nb : 1) * sizeof(*s->bucket));
+	if (!s->bucket) {
+		free(s->secs);
+		s->secs = NULL;
+		return;
+	}
+	for (i = 0; i < nsec; i++) {
+		const struct func_sec *fs = &s->secs[i];
+
+		for (j = fs->first, b = 0; b < fs->nb; b++) {
+			while (j < fs->end && s->funcs[j].value < ((uint64_t)b << fs->shift))
+				j++;
+			s->bucket[fs->base + b] = j;
+		}
+	}
+}
 
 /* The functions of s, sorted by (section, st_value); false when out of memory. */
 static bool funcs_make(struct syms *s)
@@ -401,6 +465,7 @@ static bool funcs_make(struct syms *s)
 	}
 	sort_funcs(s->funcs, s->nfuncs);
 	s->funcs_made = true;
+	funcs_index(s);
 	return true;
 }
 
@@ -410,32 +475,26 @@ static inline bool func_le(const struct func *f, uint32_t shndx, uint64_t value)
 	return f->shndx < shndx || (f->shndx == shndx && f->value <= value);
 }
 
-/*
- * The function of section shndx whose range holds value, or NULL.  hint
- * (or NULL): where the last search ended, kept up to date; call sites come
- * mostly in address order, so the next one is most often found right there
- * and not by a binary search of every function.
- */
-static const struct func *func_at(const struct syms *s, uint32_t shndx, uint64_t value,
-				  size_t *hint)
+/* The function of section shndx whose range holds value, or NULL. */
+static const struct func *func_at(const struct syms *s, uint32_t shndx, uint64_t value)
 {
 	size_t lo = 0, hi = s->nfuncs;
 	const struct func *f;
 
 	/* lo: how many functions start at or before (shndx, value); in [lo, hi]. */
-	if (hint && *hint <= s->nfuncs) {
-		size_t h = *hint;
+	if (s->secs && shndx < s->img->shnum) {
+		const struct func_sec *fs = &s->secs[shndx];
+		const uint64_t b = value >> fs->shift;
 
-		if (h > 0 && func_le(&s->funcs[h - 1], shndx, value))
-			lo = h;
-		else if (h > 0)
-			hi = h - 1;
-		if (h < s->nfuncs && !func_le(&s->funcs[h], shndx, value))
-			hi = h;
-		else if (h < s->nfuncs && lo <= h)
-			lo = h + 1;
-		if (lo == h + 1 && h + 1 < hi && !func_le(&s->funcs[h + 1], shndx, value))
-			hi = h + 1;
+		if (fs->first == fs->end)
+			return NULL;   /* no function in that section */
+		if (b + 1 >= fs->nb) { /* the last bucket, or beyond sh_size */
+			lo = s->bucket[fs->base + fs->nb - 1];
+			hi = fs->end;
+		} else {
+			lo = s->bucket[fs->base + b];
+			hi = s->bucket[fs->base + b + 1];
+		}
 	}
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -445,8 +504,6 @@ static const struct func *func_at(const struct syms *s, uint32_t shndx, uint64_t
 		else
 			hi = mid;
 	}
-	if (hint)
-		*hint = lo;
 	if (!lo)
 		return NULL;
 	f = &s->funcs[lo - 1];
@@ -725,7 +782,7 @@ static int by_symbol(struct ep_image *img, const struct ep_plt_result *res, unsi
 		     struct syms *s, struct keyed *kv, struct rowset *rs, struct ep_error *err)
 {
 	const bool rel = img->ehdr.e_type == ET_REL;
-	size_t k, nkv = 0, nb = 0, relsec = SIZE_MAX, table = SIZE_MAX, hint = 0, r = 0;
+	size_t k, nkv = 0, nb = 0, relsec = SIZE_MAX, table = SIZE_MAX, r = 0;
 	uint32_t *row_of = NULL;
 	int rc = 0;
 
@@ -742,7 +799,6 @@ static int by_symbol(struct ep_image *img, const struct ep_plt_result *res, unsi
 				goto out;
 			if (bit == EP_BY_CALLER && !funcs_make(s))
 				goto nomem;
-			hint = 0;
 			if (s->index != table) {
 				/* Numbers of another table: rows found again by name. */
 				table = s->index;
@@ -755,7 +811,7 @@ static int by_symbol(struct ep_image *img, const struct ep_plt_result *res, unsi
 		}
 		if (bit == EP_BY_CALLER) {
 			const struct func *f =
-				rel ? func_at(s, (uint32_t)p->target, p->r_offset, &hint) : NULL;
+				rel ? func_at(s, (uint32_t)p->target, p->r_offset) : NULL;
 
 			b = f ? (size_t)(f - s->funcs) : s->nfuncs;
 			if (row_of[b] == ROW_NONE) {
@@ -873,7 +929,7 @@ nomem:
 out:
 	rowset_free(&rs);
 	free(kv);
-	free(s.funcs);
+	syms_close(&s);
 	ep_dwarf_close(dw);
 	return rc;
 }
@@ -908,7 +964,7 @@ static const char *object_name(const struct ep_image *img, struct syms *objs, st
 
 	if (img->ehdr.e_type == ET_REL || !objs->index || !funcs_make(objs))
 		return "(no symbol)";
-	f = func_at(objs, (uint32_t)section_at(img, addr), addr, NULL);
+	f = func_at(objs, (uint32_t)section_at(img, addr), addr);
 	if (!f)
 		return "(no symbol)";
 	return rowset_printf(rs, "(in %s)", sym_name(objs, f->st_name));
@@ -1002,8 +1058,8 @@ static int stats_one(struct ep_image *img, unsigned int bit, struct ep_dwarf *dw
 		rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
 out:
 	rowset_free(&rows);
-	free(s.funcs);
-	free(objs.funcs);
+	syms_close(&s);
+	syms_close(&objs);
 	return rc;
 }
 int ep_attr_stats(struct ep_image *img, unsigned int by, const struct ep_dwarf_options *dopt,
