@@ -549,6 +549,7 @@ static int record_sites(struct ep_plt_result *res, const struct ep_plt_section *
 {
 	const size_t nents = s->sorted_partitioned;
 	size_t cap = 16, i;
+	uint64_t left;
 	uint32_t *seen;
 
 	/*
@@ -580,16 +581,24 @@ static int record_sites(struct ep_plt_result *res, const struct ep_plt_section *
 		if (!add_site(res, s, &r[i], first || k.addend != 0, first))
 			goto nomem;
 	}
-	for (i = nents; i < n; i++) {
+	/*
+	 * After the sorted range: count_section() counted the ADRP veneers
+	 * and the slot-needing branches there (plt_relocations - nents, the
+	 * partition's leftovers); the scan stops at the last of them.
+	 */
+	left = s->veneers + (kaslr ? s->plt_relocations - nents : 0);
+	for (i = nents; i < n && left; i++) {
 		const struct ep_rel *e = &r[i];
 		struct rela_key k;
 		bool counted;
 
 		if (e->r_type == R_AARCH64_ADR_PREL_PG_HI21 ||
 		    e->r_type == R_AARCH64_ADR_PREL_PG_HI21_NC) {
-			if (res->opt.erratum_843419 && !adrp_min_align(e->r_offset) &&
-			    !add_site(res, s, e, true, true))
-				goto nomem;
+			if (res->opt.erratum_843419 && !adrp_min_align(e->r_offset)) {
+				if (!add_site(res, s, e, true, true))
+					goto nomem;
+				left--;
+			}
 			continue;
 		}
 		/* The type first: most relocations are no branch, and st_shndx[] is far. */
@@ -600,6 +609,7 @@ static int record_sites(struct ep_plt_result *res, const struct ep_plt_section *
 		counted = k.addend != 0 || !nents || !key_eq(&k, &keys[nents - 1]);
 		if (!add_site(res, s, e, counted, key_index(keys, nents, &k) == nents))
 			goto nomem;
+		left--;
 	}
 	free(seen);
 	return 0;
