@@ -70,6 +70,7 @@ struct brow {
 	uint64_t sites, reserved, minimum;
 	uint64_t hash;
 	size_t off, len;
+	const char *name; /* pool + off, once the pool moves no more */
 };
 
 /*
@@ -212,26 +213,35 @@ __attribute__((format(printf, 2, 3))) static const char *rowset_printf(struct ro
 	}
 }
 
-/*
- * A row's sort key: reserved, then sites, descending, then name; prefix is
- * the name's first 8 bytes, big-endian (zeros after its end), which orders
- * two names as strcmp() does unless they are equal.
- */
-struct row_key {
-	uint64_t reserved, sites, prefix;
-	const struct brow *row;
-	const char *name;
-};
-
-static inline bool row_key_lt(const struct row_key *x, const struct row_key *y)
+/* The rows' order: reserved, then sites, descending, then name. */
+static inline bool row_lt(const struct brow *x, const struct brow *y)
 {
 	if (x->reserved != y->reserved)
 		return x->reserved > y->reserved;
 	if (x->sites != y->sites)
 		return x->sites > y->sites;
+	return strcmp(x->name, y->name) < 0;
+}
+
+/*
+ * A row's sort key, row_lt() told mostly by two integers: weight is
+ * ~(reserved << 32 | sites) (ascending as they descend), prefix the name's
+ * first 8 bytes big-endian (zeros after its end: ordered as strcmp()
+ * orders the names, unless they are equal); both 0 for every row of a
+ * table whose counts do not fit 32 bits.
+ */
+struct row_key {
+	uint64_t weight, prefix;
+	const struct brow *row;
+};
+
+static inline bool row_key_lt(const struct row_key *x, const struct row_key *y)
+{
+	if (x->weight != y->weight)
+		return x->weight < y->weight;
 	if (x->prefix != y->prefix)
 		return x->prefix < y->prefix;
-	return strcmp(x->name, y->name) < 0;
+	return row_lt(x->row, y->row);
 }
 
 SORT_BY(sort_rows, struct row_key, row_key_lt)
@@ -243,6 +253,7 @@ SORT_BY(sort_rows, struct row_key, row_key_lt)
 static int rowset_finish(struct rowset *rs, struct ep_attr_table *t)
 {
 	struct row_key *k = malloc((rs->n ? rs->n : 1) * sizeof(*k));
+	uint64_t wide = 0;
 	size_t i, j;
 
 	t->rows = calloc(rs->n ? rs->n : 1, sizeof(*t->rows));
@@ -254,18 +265,21 @@ static int rowset_finish(struct rowset *rs, struct ep_attr_table *t)
 		return -EP_ENOMEM;
 	}
 	for (i = 0; i < rs->n; i++) {
-		const struct brow *r = &rs->rows[i];
+		struct brow *r = &rs->rows[i];
 		uint64_t prefix = 0;
 
+		r->name = rs->pool + r->off;
 		for (j = 0; j < 8; j++)
-			prefix = prefix << 8 |
-				 (j < r->len ? (unsigned char)rs->pool[r->off + j] : 0);
-		k[i] = (struct row_key){ r->reserved, r->sites, prefix, r, rs->pool + r->off };
+			prefix = prefix << 8 | (j < r->len ? (unsigned char)r->name[j] : 0);
+		k[i] = (struct row_key){ ~(r->reserved << 32 | r->sites), prefix, r };
+		wide |= (r->reserved | r->sites) >> 32;
 	}
+	for (i = 0; wide && i < rs->n; i++)
+		k[i].weight = k[i].prefix = 0;
 	sort_rows(k, rs->n);
 	for (i = 0; i < rs->n; i++)
-		t->rows[i] = (struct ep_attr_row){ k[i].name, k[i].row->sites, k[i].row->reserved,
-						   k[i].row->minimum };
+		t->rows[i] = (struct ep_attr_row){ k[i].row->name, k[i].row->sites,
+						   k[i].row->reserved, k[i].row->minimum };
 	t->nrows = rs->n;
 	t->names = rs->pool;
 	rs->pool = NULL;
