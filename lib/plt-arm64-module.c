@@ -535,6 +535,18 @@ static size_t key_index(const struct rela_key *a, size_t n, const struct rela_ke
 	return lo < n && key_eq(&a[lo], k) ? lo : n;
 }
 
+/* The slot of key k in seen[0..cap) (a power of two): its own, or the empty one it would take. */
+static size_t seen_slot(const struct rela_key *seen, size_t cap, const struct rela_key *k)
+{
+	size_t h = (size_t)((k->type_sym * 0x9e3779b97f4a7c15ull ^ (uint64_t)k->addend) *
+			    0xff51afd7ed558ccdull >> 32) &
+		   (cap - 1);
+
+	while (seen[h].type_sym && !key_eq(&seen[h], k))
+		h = (h + 1) & (cap - 1);
+	return h;
+}
+
 /*
  * --by: the sites of one section, r[0..n) as count_section() left it (the
  * nents slot-needing branches in front) and keys[0..nents) its sorted
@@ -548,36 +560,42 @@ static int record_sites(struct ep_plt_result *res, const struct ep_plt_section *
 			const struct rela_key *keys)
 {
 	const size_t nents = s->sorted_partitioned;
-	size_t cap = 16, i;
+	size_t cap = 16, used = 0, i, h;
 	uint64_t left;
-	uint32_t *seen;
+	struct rela_key *seen, *bigger;
 
 	/*
-	 * The keys met so far, open addressing, each slot the index + 1 of the
-	 * relocation that had it first (4 bytes, not the key: this table is
-	 * cleared for every section): a binary search per entry cost more.
+	 * The keys met so far, open addressing (a binary search per entry cost
+	 * more), a slot empty while its type_sym is 0 (no branch's is); as
+	 * large as twice the distinct keys count_section() found (the slots'
+	 * minimum), grown should there be more, not twice the entries: the
+	 * table is cleared for every section.
 	 */
-	while (cap < 2 * nents)
+	while (cap < 2 * (s->slots_minimal < nents ? s->slots_minimal : nents))
 		cap *= 2;
-	seen = nents < UINT32_MAX ? calloc(cap, sizeof(*seen)) : NULL;
+	seen = calloc(cap, sizeof(*seen));
 	if (!seen)
 		return -EP_ENOMEM;
 	for (i = 0; i < nents; i++) {
 		const struct rela_key k = key_of(&r[i]);
-		size_t h = (size_t)((k.type_sym * 0x9e3779b97f4a7c15ull ^ (uint64_t)k.addend) *
-				    0xff51afd7ed558ccdull >> 32) & (cap - 1);
 		bool first;
 
-		while (seen[h]) {
-			const struct rela_key m = key_of(&r[seen[h] - 1]);
-
-			if (key_eq(&m, &k))
-				break;
-			h = (h + 1) & (cap - 1);
+		h = seen_slot(seen, cap, &k);
+		first = !seen[h].type_sym;
+		if (first) {
+			seen[h] = k;
+			if (2 * ++used > cap) { /* more keys than counted: twice the slots */
+				bigger = calloc(2 * cap, sizeof(*bigger));
+				if (!bigger)
+					goto nomem;
+				for (h = 0; h < cap; h++)
+					if (seen[h].type_sym)
+						bigger[seen_slot(bigger, 2 * cap, &seen[h])] = seen[h];
+				free(seen);
+				seen = bigger;
+				cap *= 2;
+			}
 		}
-		first = !seen[h];
-		if (first)
-			seen[h] = (uint32_t)(i + 1);
 		if (!add_site(res, s, &r[i], first || k.addend != 0, first))
 			goto nomem;
 	}
