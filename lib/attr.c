@@ -793,10 +793,11 @@ out:
  * or syms_open()'s errors, or -EP_ENOMEM (err filled).
  */
 static int by_symbol(struct ep_image *img, const struct ep_plt_result *res, unsigned int bit,
-		     struct syms *s, struct keyed *kv, struct rowset *rs, struct ep_error *err)
+		     struct syms *s, struct rowset *rs, struct ep_error *err)
 {
 	const bool rel = img->ehdr.e_type == ET_REL;
-	size_t k, nkv = 0, nb = 0, relsec = SIZE_MAX, table = SIZE_MAX, r = 0;
+	size_t k, nkv = 0, kvcap = 0, nb = 0, relsec = SIZE_MAX, table = SIZE_MAX, r = 0;
+	struct keyed *kv = NULL;
 	uint32_t *row_of = NULL;
 	int rc = 0;
 
@@ -855,6 +856,15 @@ static int by_symbol(struct ep_image *img, const struct ep_plt_result *res, unsi
 				}
 			}
 			if (row_of[b] == ROW_BY_ADDEND) {
+				if (nkv == kvcap) {
+					struct keyed *v;
+
+					kvcap = kvcap ? 2 * kvcap : 64;
+					v = realloc(kv, kvcap * sizeof(*v));
+					if (!v)
+						goto nomem;
+					kv = v;
+				}
 				kv[nkv++] =
 					(struct keyed){ (uint64_t)table << 32 | b, p->r_addend, k };
 				continue;
@@ -869,6 +879,7 @@ nomem:
 	rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
 out:
 	free(row_of);
+	free(kv);
 	return rc;
 }
 
@@ -898,7 +909,6 @@ int ep_attr_plt(struct ep_image *img, const struct ep_plt_result *res, unsigned 
 	struct syms s = { 0 };
 	struct ep_dwarf *dw = NULL;
 	struct rowset rs = { 0 };
-	struct keyed *kv = NULL;
 	unsigned int i;
 	int rc = 0;
 
@@ -915,18 +925,13 @@ int ep_attr_plt(struct ep_image *img, const struct ep_plt_result *res, unsigned 
 		return 0;
 	if (rel)
 		dw = dwarf_for(img, by, dopt, a);
-	if (by & EP_BY_CALLEE) {
-		kv = malloc((res->nsites ? res->nsites : 1) * sizeof(*kv));
-		if (!kv)
-			goto nomem;
-	}
 	for (i = 0; i < EP_BY_NBY; i++) {
 		const unsigned int bit = 1u << i;
 
 		if (!(by & bit))
 			continue;
 		if (bit & (EP_BY_CALLEE | EP_BY_CALLER))
-			rc = by_symbol(img, res, bit, &s, kv, &rs, err);
+			rc = by_symbol(img, res, bit, &s, &rs, err);
 		else if (by_source(img, res, bit, dw, &rs))
 			goto nomem;
 		if (rc)
@@ -942,7 +947,6 @@ nomem:
 	rc = ep_error_set(err, EP_ENOMEM, "%s: out of memory", img->path);
 out:
 	rowset_free(&rs);
-	free(kv);
 	syms_close(&s);
 	ep_dwarf_close(dw);
 	return rc;
