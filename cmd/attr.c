@@ -206,9 +206,44 @@ void ep_attr_print(FILE *out, const struct ep_attr *a, size_t top, bool plt)
 		print_causes(out, a);
 }
 
+/*
+ * A row's name as a JSON string: json_string() checks the bytes are UTF-8,
+ * one call a byte; ASCII, nearly every name, is checked here 8 bytes at a
+ * time and made without that check (the same string).
+ */
+static json_t *json_name(const char *name)
+{
+	const size_t len = strlen(name);
+	size_t i = 0;
+	uint64_t w, high = 0;
+
+	for (; i + 8 <= len; i += 8) {
+		memcpy(&w, name + i, 8);
+		high |= w;
+	}
+	for (; i < len; i++)
+		high |= (unsigned char)name[i];
+	if (high & 0x8080808080808080ull)
+		return json_string(name);
+	return json_stringn_nocheck(name, len);
+}
+
+/* Small counts, most of a row's: one value each, shared by the rows of a file. */
+#define SMALL_COUNTS 64
+
+/* ep_json_u64(v), shared from small[] when v is small; small[] starts all NULL. */
+static json_t *json_count(json_t **small, uint64_t v)
+{
+	if (v >= SMALL_COUNTS)
+		return ep_json_u64(v);
+	if (!small[v])
+		small[v] = ep_json_u64(v);
+	return json_incref(small[v]);
+}
+
 json_t *ep_attr_json(const struct ep_attr *a, size_t top, bool plt)
 {
-	json_t *o = json_object();
+	json_t *o = json_object(), *small[SMALL_COUNTS] = { NULL };
 	size_t i, r;
 
 	for (i = 0; o && i < a->ntables; i++) {
@@ -221,18 +256,21 @@ json_t *ep_attr_json(const struct ep_attr *a, size_t top, bool plt)
 			json_t *e = json_object();
 
 			/* Not json_pack(): a format parsed per row is felt on a module tree. */
-			json_object_set_new_nocheck(e, "name", json_string(w->name));
+			json_object_set_new_nocheck(e, "name", json_name(w->name));
 			json_object_set_new_nocheck(e, plt ? "sites" : "relocations",
-						    ep_json_u64(w->sites));
+						    json_count(small, w->sites));
 			if (plt) {
 				json_object_set_new_nocheck(e, "reserved",
-							    ep_json_u64(w->reserved));
-				json_object_set_new_nocheck(e, "minimum", ep_json_u64(w->minimum));
+							    json_count(small, w->reserved));
+				json_object_set_new_nocheck(e, "minimum",
+							    json_count(small, w->minimum));
 			}
 			json_array_append_new(rows, e);
 		}
 		json_object_set_new(o, ep_attr_by_name(t->by), rows);
 	}
+	for (i = 0; i < SMALL_COUNTS; i++)
+		json_decref(small[i]);
 	if (plt)
 		json_object_set_new(o, "sites_recorded", json_boolean(a->sites_recorded));
 	if (a->dwarf_asked)
