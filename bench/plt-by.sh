@@ -11,7 +11,9 @@
 # the user-time ratio is the steadier one.  --by records the slot-needing relocations (struct
 # ep_plt_site), names them from the symbol table and writes a table per
 # file; the cu and line forms add libdwfl, which Debian's stripped modules
-# do not reach.  Not part of make check: timing is never asserted.
+# do not reach.  Then what jansson alone costs for the JSON documents
+# (bench/json-floor.c), and so the best ratio a jansson-made --json --by
+# report could have.  Not part of make check: timing is never asserted.
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 ELFPLT=${1:-${ELFPLT:-./elfplt}}
@@ -49,4 +51,25 @@ awk -F'|' '
 				name[i], ms[i], sd[i], ms[i] / b, us[i], us[i] / u
 		}
 	}' "$T/times"
+# What jansson alone costs for the JSON rows (bench/json-floor.c: each files[]
+# entry built value by value and dumped with elfplt's flags, no ELF work):
+# the --by rows' share of it is the least a jansson-made --json --by report
+# adds to plain --json, whatever attribution costs.
+CC=${CC:-cc}
+# shellcheck disable=SC2046
+if "$CC" -O2 -o "$T/json-floor" "$here/bench/json-floor.c" $(pkg-config --cflags --libs jansson) \
+	2>/dev/null; then
+	for by in "" callee caller; do
+		"$ELFPLT" plt -j 1 -q --json ${by:+--by=$by} -o "$T/floor-$by.json" "$dir"
+		"$T/json-floor" "$T/floor-$by.json" | awk '{ print $(NF - 1) }' >"$T/floor-$by.ms"
+	done
+	awk -F'|' -v f0="$(cat "$T/floor-.ms")" -v fe="$(cat "$T/floor-callee.ms")" \
+		-v fr="$(cat "$T/floor-caller.ms")" '
+		$1 == "plt --json" { j = $2; ju = $4 }
+		END {
+			printf "jansson alone (build + dump, best of 5): plain --json %.0f ms, --by=callee %.0f ms, --by=caller %.0f ms\n", f0, fe, fr
+			printf "  so at best, were attribution free: --json --by=callee %.2fx wall %.2fx user, --by=caller %.2fx %.2fx\n",
+				(j + fe - f0) / j, (ju + fe - f0) / ju, (j + fr - f0) / j, (ju + fr - f0) / ju
+		}' "$T/times"
+fi
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
