@@ -1,8 +1,7 @@
 #!/bin/sh
 # elfplt plt --by=line on a real Debian module with its real debug file,
-# against eu-addr2line.  Not in make check's TESTS: it downloads Debian 12's
-# smallest kernel debug package once (see README.md); run it as
-#   make check TESTS=tests/real/debug-package.sh
+# against eu-addr2line.  It downloads Debian 12's smallest kernel debug
+# package once into the cache (see README.md), then takes about 20 s a run.
 #
 # The tree is Debian 12's arm64 cloud flavour (tests/real/fetch-modules.sh
 # 6.1-cloud dbg): linux-image-6.1.0-N-cloud-arm64-unsigned (~21 MB) and its
