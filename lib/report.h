@@ -117,7 +117,9 @@ int ep_json_stream_end(struct ep_json_stream *js, const json_t *totals);
  * kept: outside a scope allocations go to malloc(), and freeing a value
  * made in a scope is a no-op, so values from before a scope may be dropped
  * inside it.  No value made inside a scope may be used after its end (ASan
- * builds poison the blocks to catch that).  Scopes do not nest; not for
+ * builds poison the blocks to catch that), nor may a string jansson hands
+ * over for free() (json_dumps()) be made inside one: ep_json_dump_at()'s
+ * buffer is malloc()'s and outlives the scope.  Scopes do not nest; not for
  * threads (a process's workers each have their own).  begin returns 0;
  * running out of memory shows as jansson's NULL, as with malloc().
  */

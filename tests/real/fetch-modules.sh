@@ -15,6 +15,9 @@
 #   7.2          Debian unstable (sid), whose modules ship apart from the
 #                image: linux-modules-7.2.N+deb14-arm64: .ko.xz, each with the
 #                module signature appended
+#   6.1-cloud    Debian 12's cloud flavour (arm64 and amd64 only):
+#                linux-image-6.1.0-N-cloud-arm64-unsigned, ~1,000 plain .ko;
+#                its -dbg package is the smallest of Debian 12 (FORM dbg)
 # FORM picks what the directory holds:
 #   (none) the package's own lib/modules/<version> (usr/lib/modules/<version>
 #          from Debian 13 on), as extracted
@@ -26,6 +29,12 @@
 #          both zstd frame kinds (recorded size, and none) are in the copy
 #   list   nothing is downloaded: prints the packages and versions SERIES
 #          would take, one "PACKAGE VERSION" a line, the one used first
+#   dbg    the tree as with no FORM, and the path of the matching debug
+#          package, linux-image-<version>-dbg of the same version (its
+#          modules' DWARF under usr/lib/debug/lib/modules/<version>), as a
+#          second line; the .deb is kept as downloaded, not extracted (it
+#          unpacks to over 1 GB: take what you need with dpkg-deb
+#          --fsys-tarfile).  Debian 12 (6.1, 6.1-cloud) and 13 only.
 # ARCH is a Debian architecture; its flavour is the one in the package name:
 #   arm64 (the default) arm64, amd64 amd64 (both "-unsigned" in 12 and 13),
 #   armhf armmp, ppc64el powerpc64le, s390x s390x, riscv64 riscv64 (13 and
@@ -65,7 +74,13 @@ case $series in
 6.12) suite=bookworm pattern="^linux-image-6\.12\.[0-9]+\+deb12-$flavour$unsigned\$" ;;
 6.12-trixie) suite=trixie pattern="^linux-image-6\.12\.[0-9]+\+deb13-$flavour$unsigned\$" ;;
 7.2) suite=sid pattern="^linux-modules-7\.2\.[0-9]+\+deb14-$flavour\$" ;;
-*) echo "fetch-modules: unknown series '$series' (6.1, 6.12, 6.12-trixie, 7.2)" >&2; exit 2 ;;
+6.1-cloud)
+	case $arch in
+	arm64 | amd64) ;;
+	*) echo "fetch-modules: Debian 12 has no cloud flavour for $arch (series $series)" >&2; exit 2 ;;
+	esac
+	suite=bookworm pattern="^linux-image-6\.1\.0-[0-9]+-cloud-$flavour$unsigned\$" ;;
+*) echo "fetch-modules: unknown series '$series' (6.1, 6.12, 6.12-trixie, 7.2, 6.1-cloud)" >&2; exit 2 ;;
 esac
 case $suite-$arch in
 bookworm-riscv64 | bookworm-loong64 | trixie-loong64)
@@ -73,7 +88,11 @@ bookworm-riscv64 | bookworm-loong64 | trixie-loong64)
 esac
 case $form in
 "" | xz-d | zstd | list) ;;
-*) echo "fetch-modules: unknown form '$form' (xz-d, zstd, list)" >&2; exit 2 ;;
+dbg)
+	# unstable's linux-modules-* has no -dbg of its own name.
+	[ "$suite" != sid ] ||
+		{ echo "fetch-modules: form dbg is for Debian 12 and 13 (series $series)" >&2; exit 2; } ;;
+*) echo "fetch-modules: unknown form '$form' (xz-d, zstd, list, dbg)" >&2; exit 2 ;;
 esac
 
 cache=${ELFPLT_CACHE:-}
@@ -271,6 +290,22 @@ dir=$cache/modules/$release/lib/modules/$release
 [ -d "$dir" ] || dir=$cache/modules/$release/usr/lib/modules/$release
 [ -d "$dir" ] || { echo "fetch-modules: $pkg has no lib/modules/$release" >&2; exit 1; }
 [ -n "$form" ] || { echo "$dir"; exit 0; }
+
+# The debug package of the very build the modules came from: the same
+# version (the build IDs match only then).  Not extracted here.
+if [ "$form" = dbg ]; then
+	dbg=linux-image-$release-dbg
+	deb=$(ls "$cache/deb/${dbg}_${version#*:}_$arch.deb" 2>/dev/null || true)
+	if [ -z "$deb" ]; then
+		fetch "$dbg" "$version" ||
+			skip "apt-get download $dbg=$version: 404 from the archive"
+		deb=$(ls "$cache/deb/${dbg}_${version#*:}_$arch.deb" 2>/dev/null || true)
+	fi
+	[ -n "$deb" ] || { echo "fetch-modules: $dbg $version: no .deb after apt-get download" >&2; exit 1; }
+	echo "$dir"
+	echo "$deb"
+	exit 0
+fi
 
 copy=$cache/copies/$release-$form
 if [ ! -f "$copy/.complete" ]; then

@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -242,6 +243,77 @@ static void test_dump_at(void)
 	json_decref(v);
 }
 
+/* A document of n entries with a string of big bytes: made in or out of an arena. */
+static json_t *arena_doc(size_t n, size_t big)
+{
+	json_t *o = json_object(), *a = json_array();
+	char *s = malloc(big + 1);
+	size_t i;
+
+	if (!o || !a || !s) {
+		CHECK(!"out of memory");
+		free(s);
+		return NULL;
+	}
+	memset(s, 'x', big);
+	s[big] = '\0';
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, json_pack("{s:I, s:s, s:{s:b}}", "index", (json_int_t)i,
+						   "name", i % 2 ? ".rela.text" : ".rela.data", "kind",
+						   "dynamic", (int)(i % 3 == 0)));
+	json_object_set_new(o, "sections", a);
+	json_object_set_new(o, "big", json_string(s));
+	free(s);
+	return o;
+}
+
+/*
+ * ep_json_arena_begin()/end(): values made in a scope dump as values made
+ * outside one do (the document spans several blocks, one value larger than
+ * the first block); a value from before a scope dropped inside it is freed
+ * (the sanitized run's leak check); a scope's blocks are taken back, so a
+ * thousand scopes do not take a thousand times the memory.
+ */
+static void test_arena(void)
+{
+	json_t *before = json_string("made before the scope");
+	json_t *outside = arena_doc(20000, 3 << 20), *inside;
+	char *want = ep_json_dump_at(outside, 0, &(size_t){ 0 }), *got;
+	size_t i, used_after_first = 0;
+	struct mallinfo2 mi;
+
+	CHECK(want != NULL);
+	CHECK(ep_json_arena_begin() == 0);
+	json_decref(before);
+	inside = arena_doc(20000, 3 << 20);
+	/* ep_json_dump_at()'s buffer is malloc()'s, not jansson's: it outlives the scope. */
+	got = ep_json_dump_at(inside, 0, &(size_t){ 0 });
+	json_decref(inside);
+	ep_json_arena_end();
+	CHECK(got && want && strcmp(got, want) == 0);
+	free(got);
+	for (i = 0; i < 1000; i++) {
+		CHECK(ep_json_arena_begin() == 0);
+		inside = arena_doc(100, 64);
+		got = ep_json_dump_at(inside, 2, &(size_t){ 0 });
+		CHECK(got != NULL);
+		free(got);
+		json_decref(inside);
+		ep_json_arena_end();
+		mi = mallinfo2();
+		if (i == 0)
+			used_after_first = mi.uordblks + mi.hblkhd;
+	}
+	mi = mallinfo2();
+	CHECK(mi.uordblks + mi.hblkhd <= used_after_first + (64 << 10));
+	/* Outside a scope values are malloc()'s again. */
+	json_decref(outside);
+	outside = arena_doc(10, 10);
+	CHECK(outside != NULL);
+	json_decref(outside);
+	free(want);
+}
+
 /* ep_percent() against glibc's printf("%.1f%%"), the independent oracle. */
 static void check_percent(uint64_t part, uint64_t whole)
 {
@@ -289,6 +361,7 @@ int main(void)
 	test_index_cells();
 	test_percent();
 	test_dump_at();
+	test_arena();
 	test_stream(0);
 	test_stream(1);
 	test_stream(5);
