@@ -565,45 +565,40 @@ static void narrow_names(const struct ep_table *t, size_t *width, unsigned int f
 /*
  * Print columns 0 (when first > 0) and [first, last) of every row, the
  * lines gathered in buf (size bytes, at least line_max: the most a line
- * takes, with room for an abbreviation) and written a bufferful at a time.
+ * takes) and written a bufferful at a time.  A line is first all spaces,
+ * then each cell's text is put in its place: one memset() a line, not two
+ * a cell.  abbr: room for the widest cell's abbreviation.
  */
 static void print_span(const struct ep_table *t, FILE *out, const char *indent, const size_t *width,
 		       unsigned int first, unsigned int last, char *buf, size_t size,
-		       size_t line_max)
+		       size_t line_max, char *abbr)
 {
-	size_t ilen = strlen(indent), r, used = 0;
+	const size_t ilen = strlen(indent), span = ilen + span_width(width, first, last);
+	size_t r, used = 0;
 
 	for (r = 0; r < t->nrows; r++) {
 		char *line = buf + used;
 		size_t n = ilen;
 		unsigned int c;
 
+		memset(line, ' ', span);
 		memcpy(line, indent, ilen);
 		for (c = first > 0 ? 0 : first; c < last; c = c == 0 && first > 0 ? first : c + 1) {
 			const struct ep_cell *cell = &t->cells[r * t->ncols + c];
 			const char *text = t->text + cell->off;
+			const bool right = t->align[c] == 'r';
 			size_t len = cell->len, pad;
-			bool final = c + 1 == last;
 
-			if (len > width[c])
-				len = ep_text_abbrev(text, len, width[c], line + n + width[c] + 1);
-			if (len != cell->len)
-				text = line + n + width[c] + 1;
+			if (len > width[c]) {
+				len = ep_text_abbrev(text, len, width[c], abbr);
+				text = abbr;
+			}
 			pad = width[c] - len;
-			if (t->align[c] == 'r') {
-				memset(line + n, ' ', pad);
-				n += pad;
-			}
-			memmove(line + n, text, len);
-			n += len;
-			if (t->align[c] != 'r' && !final) {
-				memset(line + n, ' ', pad);
-				n += pad;
-			}
-			if (!final) {
-				memcpy(line + n, "  ", 2);
-				n += 2;
-			}
+			memcpy(line + n + (right ? pad : 0), text, len);
+			if (c + 1 == last) /* no padding after the last, when left-aligned */
+				n += right ? width[c] : len;
+			else
+				n += width[c] + 2;
 		}
 		line[n++] = '\n';
 		used += n;
@@ -618,7 +613,7 @@ static void print_span(const struct ep_table *t, FILE *out, const char *indent, 
 
 int ep_table_print(const struct ep_table *t, FILE *out, const char *indent)
 {
-	size_t width[16] = { 0 }, line_max, ilen = strlen(indent), r, room, size;
+	size_t width[16] = { 0 }, line_max, ilen = strlen(indent), r, room, size, widest;
 	unsigned int c, first;
 	char *buf;
 
@@ -635,9 +630,11 @@ int ep_table_print(const struct ep_table *t, FILE *out, const char *indent)
 	 */
 	line_max = ilen + 1;
 	for (c = 0; c < t->ncols; c++)
-		line_max += 2 * width[c] + 4; /* room for an abbreviation beyond the cell */
+		line_max += 2 * width[c] + 4; /* more than a line takes */
 	size = line_max + 16384;
-	buf = malloc(size);
+	for (c = 0, widest = 0; c < t->ncols; c++)
+		widest = width[c] > widest ? width[c] : widest;
+	buf = malloc(size + widest + 1); /* and room for an abbreviation */
 	if (!buf)
 		return -EP_ENOMEM;
 	room = text_width > ilen ? text_width - ilen : 1;
@@ -659,7 +656,7 @@ int ep_table_print(const struct ep_table *t, FILE *out, const char *indent)
 			last++;
 		if (text_width)
 			narrow_names(t, width, first, last, room);
-		print_span(t, out, indent, width, first, last, buf, size, line_max);
+		print_span(t, out, indent, width, first, last, buf, size, line_max, buf + size);
 		first = last;
 	}
 	free(buf);
