@@ -634,7 +634,11 @@ static struct ep_dwarf *dwarf_for(const struct ep_image *img, unsigned int by,
 		ignored.debug_file = NULL;
 		dopt = &ignored;
 	}
-	dw = ep_dwarf_open(img->path, dopt, &has);
+	if (a->debug_warning[0])
+		dw = ep_dwarf_open(img->path, dopt, &has, (char[1]){ 0 }, 1);
+	else
+		dw = ep_dwarf_open(img->path, dopt, &has, a->debug_warning,
+				   sizeof(a->debug_warning));
 	a->dwarf_missing = !has;
 	if (dw && ep_dwarf_file(dw))
 		a->debug_file = strdup(ep_dwarf_file(dw));

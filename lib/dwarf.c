@@ -35,6 +35,7 @@ struct ep_dwarf {
 	Elf *elf; /* libdwfl's main file, sections laid out */
 	Dwarf_Addr bias;
 	bool rel;
+	char warning[512]; /* a --debug-file or --debug-dir file refused, or "" */
 };
 
 /*
@@ -100,6 +101,95 @@ static bool debug_matches(Dwfl_Module *mod, int fd, bool check_crc, GElf_Word de
 }
 
 /*
+ * Whether section shndx of the debug file e, an allocated one that a
+ * relocation of its DWARF refers to, is the input's section of that index
+ * (main, n sections): libdwfl takes its address from there and asserts the
+ * two sections' sh_flags agree.
+ */
+static bool section_agrees(Elf *main, size_t n, Elf *e, size_t shndx)
+{
+	GElf_Shdr a, b;
+
+	if (!gelf_getshdr(elf_getscn(e, shndx), &b) || !(b.sh_flags & SHF_ALLOC))
+		return true; /* not laid out: libdwfl asks no address for it */
+	return shndx < n && gelf_getshdr(elf_getscn(main, shndx), &a) && a.sh_flags == b.sh_flags;
+}
+
+/*
+ * Why the ELF file open on fd cannot be the separate debug file of d's
+ * input, or NULL when it can: a build ID other than the input's (when both
+ * have one), or an allocated section its DWARF's relocations refer to that
+ * is not the input's section of the same index (elfutils
+ * libdwfl/offline.c dwfl_offline_section_address() asserts their sh_flags
+ * agree: another module's debug file aborted the run).
+ */
+static const char *debug_mismatch(const struct ep_dwarf *d, int fd)
+{
+	const char *why = NULL;
+	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	const void *want, *got;
+	ssize_t wlen, glen;
+	Elf_Scn *scn = NULL;
+	size_t n, m;
+
+	if (!e || elf_kind(e) != ELF_K_ELF)
+		why = "is not ELF";
+	else if (!d->elf)
+		why = NULL;
+	else if ((wlen = dwelf_elf_gnu_build_id(d->elf, &want)) > 0 &&
+		 (glen = dwelf_elf_gnu_build_id(e, &got)) > 0 &&
+		 (wlen != glen || memcmp(want, got, (size_t)wlen) != 0))
+		why = "has another build ID than the input";
+	else if (elf_getshdrnum(d->elf, &n) != 0 || elf_getshdrnum(e, &m) != 0)
+		why = "has no readable section headers";
+	while (!why && d->elf && (scn = elf_nextscn(e, scn))) {
+		GElf_Shdr rs, target;
+		Elf_Data *rd, *sd;
+		size_t i, count;
+
+		if (!gelf_getshdr(scn, &rs) || (rs.sh_type != SHT_RELA && rs.sh_type != SHT_REL) ||
+		    rs.sh_entsize == 0 || !gelf_getshdr(elf_getscn(e, rs.sh_info), &target) ||
+		    (target.sh_flags & SHF_ALLOC) || !(rd = elf_getdata(scn, NULL)) ||
+		    !(sd = elf_getdata(elf_getscn(e, rs.sh_link), NULL)))
+			continue; /* only the relocations libdwfl applies to the DWARF */
+		count = rs.sh_size / rs.sh_entsize;
+		for (i = 0; !why && i < count; i++) {
+			GElf_Rela ra;
+			GElf_Rel rl;
+			GElf_Sym sym;
+			size_t sym_index;
+
+			if (rs.sh_type == SHT_RELA ? !gelf_getrela(rd, (int)i, &ra)
+						   : !gelf_getrel(rd, (int)i, &rl))
+				break;
+			sym_index = GELF_R_SYM(rs.sh_type == SHT_RELA ? ra.r_info : rl.r_info);
+			if (sym_index && gelf_getsym(sd, (int)sym_index, &sym) &&
+			    sym.st_shndx != SHN_UNDEF && sym.st_shndx < SHN_LORESERVE &&
+			    !section_agrees(d->elf, n, e, sym.st_shndx))
+				why = "has other sections than the input (section flags differ)";
+		}
+	}
+	elf_end(e);
+	return why;
+}
+
+/* fd if it can be d's debug file; else closed, -1, and the reason in d->warning for what. */
+static int debug_checked(struct ep_dwarf *d, int fd, const char *what, char **name)
+{
+	const char *why = fd >= 0 ? debug_mismatch(d, fd) : NULL;
+
+	if (!why)
+		return fd;
+	if (what && !d->warning[0])
+		snprintf(d->warning, sizeof(d->warning), "%s %s %s: not used", what,
+			 *name ? *name : "?", why);
+	close(fd);
+	free(*name);
+	*name = NULL;
+	return -1;
+}
+
+/*
  * The .gnu_debuglink search libdwfl's standard lookup makes (its default
  * debuginfo_path ":.debug:/usr/lib/debug": the file's directory, its .debug
  * subdirectory, /usr/lib/debug followed by the directory), for the name in
@@ -107,8 +197,9 @@ static bool debug_matches(Dwfl_Module *mod, int fd, bool check_crc, GElf_Word de
  * that a candidate that is not a regular file is never opened (libdwfl's
  * open() blocks forever on a FIFO).  Returns a descriptor, or -1.
  */
-static int find_debuglink(Dwfl_Module *mod, const char *file_name, const char *debuglink_file,
-			  GElf_Word debuglink_crc, char **debuginfo_file_name)
+static int find_debuglink(struct ep_dwarf *d, Dwfl_Module *mod, const char *file_name,
+			  const char *debuglink_file, GElf_Word debuglink_crc,
+			  char **debuginfo_file_name)
 {
 	char *real = file_name ? realpath(file_name, NULL) : NULL;
 	char *dir_copy = NULL, *dir = NULL, *base_copy = NULL, *localname = NULL, *sub = NULL,
@@ -158,6 +249,7 @@ static int find_debuglink(Dwfl_Module *mod, const char *file_name, const char *d
 			*debuginfo_file_name = NULL;
 			fd = -1;
 		}
+		fd = debug_checked(d, fd, NULL, debuginfo_file_name);
 	}
 out:
 	free(dir_copy);
@@ -188,7 +280,9 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 		fd = ep_open_regular(d->o->debug_file, &st);
 		if (fd >= 0) {
 			*debuginfo_file_name = strdup(d->o->debug_file);
-			return fd;
+			fd = debug_checked(d, fd, "--debug-file", debuginfo_file_name);
+			if (fd >= 0)
+				return fd;
 		}
 	}
 	if (d && d->o && d->o->debug_dir) {
@@ -205,23 +299,30 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 						    debuginfo_file_name);
 		}
 		free(real);
+		fd = debug_checked(d, fd, "--debug-dir file", debuginfo_file_name);
 		if (fd >= 0)
 			return fd;
 	}
 	fd = dwfl_build_id_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
 					  debuglink_crc, debuginfo_file_name);
-	if (fd >= 0)
+	if (d)
+		fd = debug_checked(d, fd, NULL, debuginfo_file_name);
+	if (fd >= 0 || !d)
 		return fd;
-	return find_debuglink(mod, file_name, debuglink_file, debuglink_crc, debuginfo_file_name);
+	return find_debuglink(d, mod, file_name, debuglink_file, debuglink_crc,
+			      debuginfo_file_name);
 }
 
-struct ep_dwarf *ep_dwarf_open(const char *path, const struct ep_dwarf_options *o, bool *has_dwarf)
+struct ep_dwarf *ep_dwarf_open(const char *path, const struct ep_dwarf_options *o, bool *has_dwarf,
+			       char *why, size_t n)
 {
 	struct ep_dwarf *d = calloc(1, sizeof(*d));
 	void **ud = NULL;
 	GElf_Ehdr eh;
 
 	*has_dwarf = false;
+	if (n)
+		why[0] = '\0';
 	if (!d)
 		return NULL;
 	d->path = path;
@@ -251,8 +352,10 @@ struct ep_dwarf *ep_dwarf_open(const char *path, const struct ep_dwarf_options *
 			goto fail;
 	}
 	*has_dwarf = true;
+	snprintf(why, n, "%s", d->warning);
 	return d;
 fail:
+	snprintf(why, n, "%s", d ? d->warning : "");
 	ep_dwarf_close(d);
 	return NULL;
 }

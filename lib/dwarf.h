@@ -30,9 +30,13 @@ struct ep_dwarf;
  * Open the debug info of the file at path (a file on disk: an archive
  * member has none).  Returns a handle, or NULL when out of memory or when
  * no DWARF was found for it (*has_dwarf false then); never an error: a
- * file without DWARF is attributed to "unknown".
+ * file without DWARF is attributed to "unknown".  A separate file that
+ * --debug-file or --debug-dir names but that is not this input's (another
+ * build ID, other section headers) is not used, and why[0..n) says so in
+ * one line naming it; else why[0] is NUL.
  */
-struct ep_dwarf *ep_dwarf_open(const char *path, const struct ep_dwarf_options *o, bool *has_dwarf);
+struct ep_dwarf *ep_dwarf_open(const char *path, const struct ep_dwarf_options *o, bool *has_dwarf,
+			       char *why, size_t n);
 
 /*
  * The source of the code at offset bytes into section shndx (ET_REL: a

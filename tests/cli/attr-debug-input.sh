@@ -73,6 +73,32 @@ check "--debug-file for another machine: not used" null \
 check "--debug-file for another machine: one line on stderr" 1 \
 	"$(grep -c "warning: --debug-file $arm is for another machine" "$T/err")"
 
+# Another object's debug file (no build IDs in a .o): its allocated sections
+# are not the input's (.rodata where the input has .comment), so it is not
+# used; libdwfl asserts they agree and would abort the run.
+cat >"$T/other.c" <<'EOF2'
+int counter = 3;
+const int table[64] = { 1, 2, 3 };
+int bump(int x) { counter += x; return table[x & 63] + counter; }
+EOF2
+$cc -c -g -O1 -o "$T/other.o" "$T/other.c" && objcopy --only-keep-debug "$T/other.o" "$T/other.debug" ||
+	fail "could not make other.debug"
+for cmd in "stats --by=cu" "plt --by=line"; do
+	# shellcheck disable=SC2086
+	"$ELFPLT" $cmd --json --debug-file="$T/other.debug" "$T/stripped.o" >"$T/out.json" 2>"$T/err"
+	check "$cmd, another object's debug file: exit 0" 0 $?
+	check "$cmd, another object's debug file: not used" null \
+		"$(jqr "$T/out.json" '.files[0].attribution.debug_info')"
+	check "$cmd, another object's debug file: one warning naming it and why" \
+		"elfplt: $T/stripped.o: warning: --debug-file $T/other.debug has other sections than the input (section flags differ): not used" \
+		"$(grep warning: "$T/err")"
+done
+mkdir -p "$T/odir$T"
+cp "$T/other.debug" "$T/odir$T/stripped.o.debug"
+"$ELFPLT" stats --by=cu --debug-dir="$T/odir" "$T/stripped.o" >/dev/null 2>"$T/err"
+check "--debug-dir holding another object's debug file: one warning" 1 \
+	"$(grep -c "warning: --debug-dir file $T/odir$T/stripped.o.debug has other sections" "$T/err")"
+
 # -o naming an input read as debug info: refused (exit 2), the file untouched.
 cp "$T/good.debug" "$T/keep.debug"
 "$ELFPLT" stats --by=cu --debug-file="$T/good.debug" -o "$T/good.debug" "$T/stripped.o" \

@@ -75,7 +75,10 @@ echo "debug package: $deb ($(wc -c <"$deb") bytes)"
 # Only the wanted debug files out of the 262 MB .deb.
 x=$T/dbg
 mkdir -p "$x"
-members=
+# Another module's debug file, for the first module: refused, not a crash
+# (libdwfl asserted the sections' flags agree and aborted the run).
+other=kernel/fs/xfs/xfs.ko
+members=./usr/lib/debug/lib/modules/$release/$other
 for m in $modules; do
 	[ -f "$dir/$m" ] || { echo "FAIL: no $m in $dir"; exit 1; }
 	members="$members ./usr/lib/debug/lib/modules/$release/$m"
@@ -201,5 +204,18 @@ for m in $modules; do
 		skip_part "$m: build ID lookup: no private mount namespace here (unshare -m, mount --bind)"
 	fi
 	rm -rf "$b"
+
+	if [ -z "${wrong_done:-}" ]; then
+		wrong_done=1
+		wrong=$x/usr/lib/debug/lib/modules/$release/$other
+		"$ELFPLT" plt --json --by=line --debug-file="$wrong" "$ko" >"$T/wrong.json" 2>"$T/wrong.err"
+		check "another module's debug file: exit 0" 0 $?
+		check "another module's debug file: not used" null \
+			"$(jqr "$T/wrong.json" '.files[0].attribution.debug_info')"
+		check "another module's debug file: rows" "unknown $n" \
+			"$(jqr "$T/wrong.json" '.files[0].attribution.line[] | "\(.name) \(.sites)"')"
+		check "another module's debug file: one warning naming it and why" 1 \
+			"$(grep -c -- "warning: --debug-file $wrong has another build ID than the input: not used" "$T/wrong.err")"
+	fi
 done
 done_testing
