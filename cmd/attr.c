@@ -223,8 +223,23 @@ static json_t *json_name(const char *name)
 	}
 	for (; i < len; i++)
 		high |= (unsigned char)name[i];
-	if (high & 0x8080808080808080ull)
-		return json_string(name);
+	if (high & 0x8080808080808080ull) {
+		json_t *v = json_string(name);
+		char *copy;
+
+		if (v)
+			return v;
+		/* Not UTF-8 (a crafted or corrupt name): its bytes above 0x7f become '?'. */
+		copy = strdup(name);
+		if (!copy)
+			return NULL;
+		for (i = 0; i < len; i++)
+			if ((unsigned char)copy[i] >= 0x80)
+				copy[i] = '?';
+		v = json_stringn_nocheck(copy, len);
+		free(copy);
+		return v;
+	}
 	return json_stringn_nocheck(name, len);
 }
 

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "lib/attr.h"
+#include "lib/hash.h"
 #include "lib/reloc.h"
 #include "lib/sort.h"
 #include "lib/xref.h"
@@ -99,10 +100,10 @@ static void rowset_free(struct rowset *rs)
 	memset(rs, 0, sizeof(*rs));
 }
 
-/* A hash of len bytes of s, eight at a time. */
+/* A hash of len bytes of s, eight at a time, keyed by the process's seed (lib/hash.h). */
 static uint64_t name_hash(const char *s, size_t len)
 {
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ len, w;
+	uint64_t h = ep_hash_seed() ^ len, w;
 
 	for (; len >= 8; s += 8, len -= 8) {
 		memcpy(&w, s, 8);
@@ -111,8 +112,7 @@ static uint64_t name_hash(const char *s, size_t len)
 	}
 	w = 0;
 	memcpy(&w, s, len);
-	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
-	return h ^ h >> 29;
+	return ep_hash_mix(h ^ w);
 }
 
 /* Twice the slots, every row put back; false when out of memory. */
@@ -553,7 +553,7 @@ static const struct func *func_at(const struct syms *s, uint32_t shndx, uint64_t
 
 		if (fs->first == fs->end)
 			return NULL;   /* no function in that section */
-		if (b + 1 >= fs->nb) { /* the last bucket, or beyond sh_size */
+		if (fs->nb == 0 || b >= fs->nb - 1) { /* the last bucket, or beyond sh_size */
 			lo = s->bucket[fs->base + fs->nb - 1];
 			hi = fs->end;
 		} else {
