@@ -1009,8 +1009,13 @@ out:
 
 /* ---- stats ---------------------------------------------------------------------- */
 
-/* The SHF_ALLOC section whose addresses hold addr (linked files), or 0 (TLS and the
- * like can overlap: the first wins). */
+/*
+ * The SHF_ALLOC section whose addresses hold addr (linked files), or 0.
+ * .tbss is left out: its sh_addr is the TLS template's, and it takes no
+ * address space of its own (readelf maps no segment's bytes to it), so it
+ * overlaps the sections after it (.init_array, .data.rel.ro): it took
+ * their RELATIVE relocations.  .bss counts: R_*_COPY patches it.
+ */
 static size_t section_at(const struct ep_image *img, uint64_t addr)
 {
 	size_t i;
@@ -1018,7 +1023,8 @@ static size_t section_at(const struct ep_image *img, uint64_t addr)
 	for (i = 1; i < img->shnum; i++) {
 		const GElf_Shdr *sh = &img->sections[i].shdr;
 
-		/* .bss too: R_*_COPY patches it. */
+		if ((sh->sh_flags & SHF_TLS) && sh->sh_type == SHT_NOBITS)
+			continue;
 		if ((sh->sh_flags & SHF_ALLOC) && addr - sh->sh_addr < sh->sh_size)
 			return i;
 	}
