@@ -93,7 +93,7 @@ static void usage(FILE *f)
 	      "  -o, --output FILE   write the report to FILE instead of standard output ('-':\n"
 	      "                      standard output)\n"
 	      "  -j, --jobs N        analyse N files at a time (default: from the work: one per\n"
-	      "                      CPU, at most 8, when files take 1 ms or more each)\n"
+	      "                      CPU, at most 8, when files take 20 us or more each)\n"
 	      "  -q, --quiet         no progress bar on a terminal\n"
 	      "      --verbose       name each input passed over (not ELF) and why\n"
 	      "  --max-size=BYTES    refuse a compressed input or section that decodes to more\n"

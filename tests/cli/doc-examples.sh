@@ -48,7 +48,9 @@ ln -s "$ELFPLT" "$T/bin/elfplt"
 examples() {
 	case $1 in
 	*.md) awk '/^```sh$/ { on = 1; next } /^```/ { on = 0 } on' "$1" ;;
-	*.scd) awk '/^# / { on = ($0 == "# EXAMPLES"); next } on && /^\t/ { sub(/^\t/, ""); print }' "$1" ;;
+	# scdoc's escapes (\\ for a backslash, \* \_) undone: the line the page shows.
+	*.scd) awk '/^# / { on = ($0 == "# EXAMPLES"); next } on && /^\t/ { sub(/^\t/, ""); print }' "$1" |
+		sed 's/\\\(.\)/\1/g' ;;
 	esac | sed 's/^\.\/elfplt /elfplt /' | grep -E '^(elfplt|jq|sync;) '
 }
 
