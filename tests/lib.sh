@@ -66,6 +66,18 @@ need() {
 	done
 }
 
+# expect_usage_error DESCRIPTION "ARGS" "FIRST STDERR LINE": elfplt ARGS
+# (split on blanks) exits 2, its first line on stderr is the one given, and
+# nothing goes to stdout.
+expect_usage_error() {
+	rc=0
+	# shellcheck disable=SC2086
+	"$ELFPLT" $2 >"$T/out" 2>"$T/err" </dev/null || rc=$?
+	check "$1: exit status" 2 "$rc"
+	check "$1: message" "$3" "$(head -n 1 "$T/err")"
+	[ -s "$T/out" ] && fail "$1: wrote to stdout: $(cat "$T/out")"
+}
+
 # fail MESSAGE: record a failure and go on, so one run shows every mismatch.
 fail() {
 	echo "FAIL: $*"

@@ -15,44 +15,35 @@
 #   --kernle -> kernel: swap             = 0 (--kaslr: 2 substitutions + ... > 4)
 . "$top_srcdir/tests/lib.sh"
 
-# expect DESCRIPTION "ARGS" "FIRST STDERR LINE"
-expect() {
-	rc=0
-	# shellcheck disable=SC2086
-	"$ELFPLT" $2 >"$T/out" 2>"$T/err" </dev/null || rc=$?
-	check "$1: exit status" 2 "$rc"
-	check "$1: message" "$3" "$(head -n 1 "$T/err")"
-	[ -s "$T/out" ] && fail "$1: wrote to stdout: $(cat "$T/out")"
-}
 
-expect "stat" "stat" "elfplt: 'stat' is not a command; did you mean 'stats'?"
-expect "laod" "laod" "elfplt: 'laod' is not a command; did you mean 'load'?"
-expect "pt" "pt" "elfplt: 'pt' is not a command; did you mean 'plt'?"
-expect "plts" "plts" "elfplt: 'plts' is not a command; did you mean 'plt'?"
-expect "foo" "foo" "elfplt: 'foo' is not a command"
-expect "halp" "halp" "elfplt: 'halp' is not a command; did you mean 'help'?"
+expect_usage_error "stat" "stat" "elfplt: 'stat' is not a command; did you mean 'stats'?"
+expect_usage_error "laod" "laod" "elfplt: 'laod' is not a command; did you mean 'load'?"
+expect_usage_error "pt" "pt" "elfplt: 'pt' is not a command; did you mean 'plt'?"
+expect_usage_error "plts" "plts" "elfplt: 'plts' is not a command; did you mean 'plt'?"
+expect_usage_error "foo" "foo" "elfplt: 'foo' is not a command"
+expect_usage_error "halp" "halp" "elfplt: 'halp' is not a command; did you mean 'help'?"
 # The hidden child entry point is never suggested.
-expect "__load-chil" "__load-chil" "elfplt: '__load-chil' is not a command"
-expect "help stat" "help stat" \
+expect_usage_error "__load-chil" "__load-chil" "elfplt: '__load-chil' is not a command"
+expect_usage_error "help stat" "help stat" \
 	"elfplt: 'stat' is not a command or help topic; did you mean 'stats'?"
-expect "help jsn" "help jsn" \
+expect_usage_error "help jsn" "help jsn" \
 	"elfplt: 'jsn' is not a command or help topic; did you mean 'json'?"
 
 # Long options: of the command's own table and the global ones.
-expect "stats --jsn" "stats --jsn x.o" "elfplt: unknown option '--jsn'; did you mean '--json'?"
-expect "--jsn before the command" "--jsn stats" \
+expect_usage_error "stats --jsn" "stats --jsn x.o" "elfplt: unknown option '--jsn'; did you mean '--json'?"
+expect_usage_error "--jsn before the command" "--jsn stats" \
 	"elfplt: unknown option '--jsn'; did you mean '--json'?"
-expect "plt --fromat=json" "plt --fromat=json x.o" \
+expect_usage_error "plt --fromat=json" "plt --fromat=json x.o" \
 	"elfplt: unknown option '--fromat=json'; did you mean '--format'?"
-expect "plt --sumary" "plt --sumary x.o" \
+expect_usage_error "plt --sumary" "plt --sumary x.o" \
 	"elfplt: unknown option '--sumary'; did you mean '--summary'?"
-expect "plt --t" "plt --t x.o" \
+expect_usage_error "plt --t" "plt --t x.o" \
 	"elfplt: unknown option '--t'; did you mean '--timing' or '--top'?"
-expect "plt --kernle=6.1" "plt --kernle=6.1 x.o" \
+expect_usage_error "plt --kernle=6.1" "plt --kernle=6.1 x.o" \
 	"elfplt: unknown option '--kernle=6.1'; did you mean '--kernel'?"
-expect "load --repaet" "load --repaet 3 x.o" \
+expect_usage_error "load --repaet" "load --repaet 3 x.o" \
 	"elfplt: unknown option '--repaet'; did you mean '--repeat'?"
-expect "stats --frobnicate" "stats --frobnicate x.o" "elfplt: unknown option '--frobnicate'"
+expect_usage_error "stats --frobnicate" "stats --frobnicate x.o" "elfplt: unknown option '--frobnicate'"
 # The second line still says where to look.
 "$ELFPLT" stats --jsn x.o 2>"$T/err" >/dev/null
 check "hint line" "Try 'elfplt stats --help' or 'elfplt help stats'." "$(sed -n 2p "$T/err")"

@@ -55,10 +55,7 @@
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/real/real-lib.sh"
 
-for v in JQ READELF; do
-	eval "p=\${$v:-no}"
-	[ "$p" != no ] && [ -n "$p" ] || { echo "FAIL: $v not found"; exit 1; }
-done
+require JQ READELF
 command -v eu-addr2line >/dev/null || { echo "FAIL: eu-addr2line not found (elfutils)"; exit 1; }
 command -v dpkg-deb >/dev/null || skip "dpkg-deb not found (not a Debian system)"
 

@@ -15,10 +15,7 @@
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/real/real-lib.sh"
 
-for v in JQ READELF; do
-	eval "p=\${$v:-no}"
-	[ "$p" != no ] && [ -n "$p" ] || { echo "FAIL: $v not found"; exit 1; }
-done
+require JQ READELF
 command -v python3 >/dev/null || { echo "FAIL: python3 not found"; exit 1; }
 dir=$(modules_dir 6.1) || exit $?
 j=$T/tree.json

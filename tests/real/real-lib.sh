@@ -1,5 +1,15 @@
 # Helpers for the tests on Debian's arm64 modules; sourced after tests/lib.sh.
 
+# require VAR... : each tool variable (JQ, READELF) names a program, or the
+# test fails (exit 1): ./bootstrap installs them, so on a real-tree test a
+# missing one is a broken setup, not a reason to skip.
+require() {
+	for v in "$@"; do
+		eval "p=\${$v:-no}"
+		[ "$p" != no ] && [ -n "$p" ] || { echo "FAIL: $v not found"; exit 1; }
+	done
+}
+
 # modules_dir SERIES [FORM]: print the directory fetch-modules.sh gives (see
 # there); skip the test (77) when it cannot reach the archive, fail on any
 # other error.  Use as: dir=$(modules_dir 6.12) || exit $?
